@@ -1,0 +1,15 @@
+using System;
+
+namespace CoarseTimers;
+
+/// <summary>
+/// Marks a method or type as a hot path: the CoarseTimers analyzers treat every timer call inside it as per-operation
+/// work and flag it. The analyzers match any attribute named <c>HotPath</c>, so a project may also declare its own.
+/// </summary>
+[AttributeUsage(
+    AttributeTargets.Method | AttributeTargets.Constructor | AttributeTargets.Property | AttributeTargets.Class | AttributeTargets.Struct | AttributeTargets.Interface,
+    Inherited = true,
+    AllowMultiple = false)]
+public sealed class HotPathAttribute : Attribute
+{
+}
