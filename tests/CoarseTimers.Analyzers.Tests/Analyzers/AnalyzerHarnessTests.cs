@@ -29,3 +29,4 @@ public class AnalyzerHarnessTests
         return AnalyzerVerifier<TaskDelayAnalyzer>.VerifyAsync(source,
             new DiagnosticResult(DiagnosticIds.TaskDelay, Microsoft.CodeAnalysis.DiagnosticSeverity.Warning).WithLocation(0).WithArguments("inside a loop"));
     }
+}
