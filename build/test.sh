@@ -28,9 +28,5 @@ if [ "$status" -ne 0 ] || [ "$passed" -eq 0 ]; then
   exit 1
 fi
 
-if [ -x build/e2e.sh ]; then
-  echo "== end-to-end"
-  bash build/e2e.sh
-fi
 
 echo "tests: $passed passed, $failed failed"

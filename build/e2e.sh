@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# End-to-end: what a user does with the package, on a copy of samples/SampleService.
+#   pack -> install from a local feed (private NuGet cache) -> build shows CT warnings -> -warnaserror fails
+#   -> dotnet format analyzers applies every fix -> -warnaserror succeeds -> the sample prints the same summary.
+# Every step is checked; the script prints a short report and exits non-zero if any step failed.
+set -uo pipefail
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+work="$(mktemp -d "${TMPDIR:-/tmp}/coarsetimers-e2e.XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+version="$(dotnet msbuild "$repo/src/Runtime/CoarseTimers.csproj" -getProperty:Version -p:TargetFramework=net8.0 2>/dev/null | tr -d '[:space:]')"
+sample="$work/SampleService"
+feed="$work/feed"
+export NUGET_PACKAGES="$work/nuget-packages"
+export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1
+
+results=()
+failed=0
+run_sample() { # run_sample OUTPUT: builds quietly, then runs the program alone so only its own output is captured
+  (cd "$sample" && dotnet build -c Release -o "$work/out-$1" >"$work/run-$1.log" 2>&1 && dotnet "$work/out-$1/SampleService.dll" >"$work/$1.txt" 2>>"$work/run-$1.log")
+}
+step() { # step NAME OK|FAIL DETAIL
+  results+=("$(printf '%-4s %-44s %s' "$2" "$1" "$3")")
+  [ "$2" = "ok" ] || failed=1
+}
+ct_warnings() { grep -oE '[A-Za-z]+\.cs\([0-9]+,[0-9]+\): (warning|error) CT000[1-4]' "$1" | sort -u; }
+
+# 1. Pack.
+if bash "$repo/build/pack.sh" "$feed" >"$work/pack.log" 2>&1 && [ -f "$feed/CoarseTimers.$version.nupkg" ]; then
+  listing="$(unzip -l "$feed/CoarseTimers.$version.nupkg")"
+  missing=""
+  for f in lib/netstandard2.0/CoarseTimers.dll lib/net8.0/CoarseTimers.dll analyzers/dotnet/cs/CoarseTimers.Analyzers.dll analyzers/dotnet/cs/CoarseTimers.CodeFixes.dll; do
+    grep -q "$f" <<<"$listing" || missing="$missing $f"
+  done
+  if [ -z "$missing" ]; then step "pack CoarseTimers $version" ok "lib/netstandard2.0, lib/net8.0, analyzers/dotnet/cs"; else step "pack CoarseTimers $version" FAIL "missing:$missing"; fi
+else
+  step "pack" FAIL "see pack log"; cat "$work/pack.log"
+fi
+
+# 2. Install into a copy of the sample, from the local feed only for our package.
+cp -r "$repo/samples/SampleService" "$sample"
+rm -rf "$sample/bin" "$sample/obj"
+cat >"$sample/nuget.config" <<XML
+<?xml version="1.0" encoding="utf-8"?>
+<configuration>
+  <packageSources>
+    <clear />
+    <add key="local" value="$feed" />
+    <add key="nuget.org" value="https://api.nuget.org/v3/index.json" />
+  </packageSources>
+  <packageSourceMapping>
+    <packageSource key="local"><package pattern="CoarseTimers" /></packageSource>
+    <packageSource key="nuget.org"><package pattern="*" /></packageSource>
+  </packageSourceMapping>
+</configuration>
+XML
+cp -r "$sample" "$work/original"
+if (cd "$sample" && dotnet add package CoarseTimers --version "$version" >"$work/add.log" 2>&1); then
+  step "install from local feed" ok "private cache $NUGET_PACKAGES"
+else
+  step "install from local feed" FAIL "see log"; cat "$work/add.log"
+fi
+
+# 3. The sample's behaviour before any fix.
+run_sample before
+step "run sample before fixes" "$([ -s "$work/before.txt" ] && echo ok || echo FAIL)" "$(wc -l <"$work/before.txt") summary lines"
+
+# 4. A plain build shows the warnings, with file and line, and none in the cold code (Program.cs).
+(cd "$sample" && dotnet build --no-incremental >"$work/build1.log" 2>&1)
+ct_warnings "$work/build1.log" >"$work/warnings.txt"
+ids="$(grep -oE 'CT000[1-4]' "$work/warnings.txt" | sort -u | tr '\n' ' ')"
+if [ "$ids" = "CT0001 CT0002 CT0003 CT0004 " ] && ! grep -q '^Program\.cs' "$work/warnings.txt"; then
+  step "build shows CT warnings" ok "$(wc -l <"$work/warnings.txt") warnings: $ids; none in cold code"
+else
+  step "build shows CT warnings" FAIL "ids: '$ids'"; cat "$work/warnings.txt"
+fi
+
+# 5. Warnings as errors: the build fails.
+if (cd "$sample" && dotnet build --no-incremental -warnaserror >"$work/build2.log" 2>&1); then
+  step "build -warnaserror fails" FAIL "it succeeded"
+else
+  step "build -warnaserror fails" ok "$(grep -cE 'error CT000[1-4]' "$work/build2.log") CT errors"
+fi
+
+# 6. Apply every fix from the command line.
+if (cd "$sample" && dotnet format analyzers SampleService.csproj --diagnostics CT0001 CT0002 CT0003 CT0004 --severity warn -v diag >"$work/format.log" 2>&1); then
+  changed="$(diff -rq "$work/original" "$sample" -x bin -x obj -x '*.csproj' | wc -l)"
+  step "dotnet format analyzers" ok "$changed files rewritten"
+else
+  step "dotnet format analyzers" FAIL "see log"; tail -30 "$work/format.log"
+fi
+if diff -q "$work/original/Program.cs" "$sample/Program.cs" >/dev/null; then
+  step "cold code untouched" ok "Program.cs unchanged"
+else
+  step "cold code untouched" FAIL "Program.cs changed"; diff "$work/original/Program.cs" "$sample/Program.cs"
+fi
+
+# 7. Warnings as errors now passes.
+if (cd "$sample" && dotnet build --no-incremental -warnaserror >"$work/build3.log" 2>&1); then
+  step "build -warnaserror after fixes" ok "no CT diagnostics left"
+else
+  step "build -warnaserror after fixes" FAIL "see log"; grep -E 'error|warning' "$work/build3.log" | sort -u | head -20
+fi
+
+# 8. Same behaviour after the rewrite.
+run_sample after
+if [ -s "$work/after.txt" ] && diff -q "$work/before.txt" "$work/after.txt" >/dev/null; then
+  step "run sample after fixes" ok "summary identical"
+else
+  step "run sample after fixes" FAIL "summary differs"; diff "$work/before.txt" "$work/after.txt"; cat "$work/run-after.log"
+fi
+
+echo
+echo "CoarseTimers end-to-end report"
+printf '%s\n' "${results[@]}"
+echo
+echo "sample summary (before = after):"
+sed 's/^/  /' "$work/before.txt"
+if [ "$failed" -ne 0 ]; then
+  echo "e2e: FAILED"
+  exit 1
+fi
+echo "e2e: all steps passed"

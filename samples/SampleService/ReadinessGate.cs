@@ -1,0 +1,20 @@
+using System;
+using System.Threading;
+using System.Threading.Tasks;
+
+namespace SampleService;
+
+/// <summary>Waits for a backend to come up: a condition that takes milliseconds, waited for with SpinWait.</summary>
+internal sealed class ReadinessGate
+{
+    private volatile bool _ready;
+
+    public void MarkReadySoon() => Task.Run(async () =>
+    {
+        await Task.Yield();
+        Thread.Sleep(3);
+        _ready = true;
+    });
+
+    public bool WaitUntilReady() => SpinWait.SpinUntil(() => _ready, TimeSpan.FromSeconds(10));
+}
