@@ -1,0 +1,66 @@
+using System.Threading;
+using System.Threading.Tasks;
+
+namespace CoarseTimers.Timing;
+
+/// <summary>
+/// The task behind <see cref="CoarseTimer.Delay(int, CancellationToken)"/>: completes when its wheel entry expires,
+/// or is cancelled with the caller's token. The shard lock decides which of the two wins, so it completes exactly once.
+/// </summary>
+internal sealed class DelayPromise : TaskCompletionSource<bool>, ITimerTarget
+{
+    private readonly CancellationToken _cancellationToken;
+    private TimerTicket _ticket;
+    private CancellationTokenRegistration _registration;
+
+    private DelayPromise(CancellationToken cancellationToken) => _cancellationToken = cancellationToken;
+
+    /// <summary>Schedules a delay of <paramref name="milliseconds"/> (-1 for infinite, validated by the caller).</summary>
+    public static Task Start(TimerEngine engine, long milliseconds, CancellationToken cancellationToken)
+    {
+        if (cancellationToken.IsCancellationRequested)
+        {
+            return System.Threading.Tasks.Task.FromCanceled(cancellationToken);
+        }
+
+        if (milliseconds == 0)
+        {
+            return System.Threading.Tasks.Task.CompletedTask;
+        }
+
+        var promise = new DelayPromise(cancellationToken);
+        if (milliseconds != Timeout.Infinite)
+        {
+            promise._ticket = engine.Schedule(promise, milliseconds);
+        }
+
+        if (cancellationToken.CanBeCanceled)
+        {
+            promise._registration = cancellationToken.Register(static state => ((DelayPromise)state!).OnCanceled(), promise);
+            if (promise.Task.IsCompleted)
+            {
+                // Expired (or cancelled inline) before the registration was stored: release it here.
+                promise._registration.Dispose();
+            }
+        }
+
+        return promise.Task;
+    }
+
+    public void OnExpired(TimerTicket ticket)
+    {
+        if (TrySetResult(true))
+        {
+            _registration.Dispose();
+        }
+    }
+
+    private void OnCanceled()
+    {
+        // An infinite delay has no entry; otherwise only the winner of the shard-lock race completes the task.
+        if (_ticket.IsNone || TimerEngine.Cancel(_ticket))
+        {
+            TrySetCanceled(_cancellationToken);
+        }
+    }
+}

@@ -1,0 +1,47 @@
+using System;
+using System.Threading;
+
+namespace CoarseTimers.Timing;
+
+/// <summary>
+/// Argument checks shared by every public entry point, written to throw exactly what the BCL API being replaced
+/// throws (type and parameter name), so a rewrite changes no error behaviour.
+/// </summary>
+internal static class TimeoutArguments
+{
+    /// <summary>The longest due time the BCL timers accept, in milliseconds (0xFFFFFFFE; 0xFFFFFFFF means infinite).</summary>
+    public const long MaxSupportedMilliseconds = 0xFFFFFFFE;
+
+    /// <summary>Checks an <see cref="int"/> timeout: -1 (infinite) or more.</summary>
+    public static long Check(int milliseconds, string paramName)
+    {
+        if (milliseconds < -1)
+        {
+            throw new ArgumentOutOfRangeException(paramName, milliseconds, "The value must be -1 (infinite) or greater.");
+        }
+
+        return milliseconds;
+    }
+
+    /// <summary>Checks a <see cref="long"/> timeout: -1 (infinite) to <see cref="MaxSupportedMilliseconds"/>.</summary>
+    public static long Check(long milliseconds, string paramName)
+    {
+        if (milliseconds < -1)
+        {
+            throw new ArgumentOutOfRangeException(paramName, milliseconds, "The value must be -1 (infinite) or greater.");
+        }
+
+        if (milliseconds > MaxSupportedMilliseconds)
+        {
+            throw new ArgumentOutOfRangeException(paramName, milliseconds, "The value must be at most 4294967294 milliseconds.");
+        }
+
+        return milliseconds;
+    }
+
+    /// <summary>Checks a <see cref="TimeSpan"/> timeout, truncated to whole milliseconds as the BCL does.</summary>
+    public static long Check(TimeSpan timeout, string paramName) => Check((long)timeout.TotalMilliseconds, paramName);
+
+    /// <summary>Maps a <see cref="uint"/> timeout: <see cref="uint.MaxValue"/> means infinite.</summary>
+    public static long FromUInt32(uint milliseconds) => milliseconds == uint.MaxValue ? Timeout.Infinite : milliseconds;
+}

@@ -1,0 +1,204 @@
+using System;
+using System.Collections.Generic;
+using System.Threading;
+
+namespace CoarseTimers.Timing;
+
+/// <summary>
+/// The coarse-timer engine: a power-of-two array of <see cref="TimerShard"/>s and one driver thread for all of them.
+///
+/// Why this shape: BCL timers meet on shared timer-queue locks (one global lock on .NET Framework, one per processor
+/// on .NET Core, chosen by processor id so that affinity leaves some unused). Here a thread schedules into the shard
+/// picked by a per-thread round-robin number, so every shard is used whatever the affinity, and a cancel touches only
+/// the entry's own shard. The driver is the only thread that visits every shard, one lock at a time.
+///
+/// Driver protocol (tickless): the driver publishes in <see cref="_wakeTick"/> the tick it will sleep until
+/// (<see cref="long.MaxValue"/> when idle). A scheduler whose due tick is earlier signals it. While the driver is
+/// scanning, <see cref="_wakeTick"/> is <see cref="Scanning"/> (0), so any schedule during a scan signals and the
+/// driver scans again before sleeping: no expiry is missed, and an idle engine has no wake-ups at all.
+/// Expired targets are dispatched to the thread pool after the shard lock is released, so a slow or throwing
+/// callback never delays the driver or other timers.
+/// </summary>
+internal sealed class TimerEngine
+{
+    private const long Scanning = 0;
+
+    private static TimerEngine? s_default;
+
+    private readonly TimerShard[] _shards;
+    private readonly int _shardMask;
+    private readonly long _resolutionUnits;
+    private readonly bool _inlineCallbacks;
+    private readonly AutoResetEvent _wake = new(false);
+    private readonly List<TimerEntry> _scratch = new();
+    private readonly List<KeyValuePair<ITimerTarget, TimerTicket>> _expired = new();
+    private readonly object _driverStartLock = new();
+    private long _wakeTick = long.MaxValue;
+    private Thread? _driver;
+
+    /// <summary>Creates an engine. <paramref name="inlineCallbacks"/> and no driver thread: tests call <see cref="ProcessDue"/>.</summary>
+    internal TimerEngine(CoarseTimerOptions options, TimerClock clock, bool runDriver = true, bool inlineCallbacks = false)
+    {
+        Clock = clock;
+        Resolution = options.Resolution;
+        _resolutionUnits = Math.Max(1, clock.FromMilliseconds((long)options.Resolution.TotalMilliseconds));
+        _inlineCallbacks = inlineCallbacks;
+        RunsDriver = runDriver;
+        var nowTick = CurrentTick();
+        _shards = new TimerShard[options.EffectiveShardCount];
+        for (var i = 0; i < _shards.Length; i++)
+        {
+            _shards[i] = new TimerShard(nowTick);
+        }
+
+        _shardMask = _shards.Length - 1;
+    }
+
+    /// <summary>The process-wide engine, configured from the environment (<see cref="CoarseTimerOptions"/>).</summary>
+    public static TimerEngine Default =>
+        Volatile.Read(ref s_default) ?? Interlocked.CompareExchange(ref s_default, new TimerEngine(CoarseTimerOptions.FromEnvironment(), StopwatchClock.Instance), null) ?? s_default!;
+
+    public TimerClock Clock { get; }
+
+    public TimeSpan Resolution { get; }
+
+    public int ShardCount => _shards.Length;
+
+    internal bool RunsDriver { get; }
+
+    /// <summary>Entries pending in all shards (racy across shards; exact when nothing runs concurrently).</summary>
+    internal int PendingCount
+    {
+        get
+        {
+            var count = 0;
+            foreach (var shard in _shards)
+            {
+                count += shard.PendingCount;
+            }
+
+            return count;
+        }
+    }
+
+    /// <summary>
+    /// Schedules <paramref name="target"/> to expire after <paramref name="dueMilliseconds"/> (0 to 0xFFFFFFFE).
+    /// The due tick is rounded up, so expiry is never early.
+    /// </summary>
+    public TimerTicket Schedule(ITimerTarget target, long dueMilliseconds)
+    {
+        var dueTimestamp = Clock.GetTimestamp() + Clock.FromMilliseconds(dueMilliseconds);
+        var dueTick = (dueTimestamp + _resolutionUnits - 1) / _resolutionUnits;
+        var ticket = _shards[ThreadShardNumber.Current & _shardMask].Schedule(target, dueTick);
+        if (dueTick < Volatile.Read(ref _wakeTick))
+        {
+            WakeDriver();
+        }
+
+        return ticket;
+    }
+
+    /// <summary>Cancels a pending expiry; false if it already expired or was cancelled (see <see cref="TimerShard.Cancel"/>).</summary>
+    public static bool Cancel(TimerTicket ticket) => !ticket.IsNone && ticket.Entry!.Shard.Cancel(ticket);
+
+    /// <summary>
+    /// Expires everything due now and dispatches it; returns the tick of the next non-empty slot. The driver's loop
+    /// body, and the test seam with a manual clock.
+    /// </summary>
+    internal long ProcessDue()
+    {
+        var nowTick = CurrentTick();
+        var next = long.MaxValue;
+        List<KeyValuePair<ITimerTarget, TimerTicket>> expired;
+        lock (_expired)
+        {
+            foreach (var shard in _shards)
+            {
+                next = Math.Min(next, shard.Advance(nowTick, _scratch, _expired));
+            }
+
+            expired = _expired.Count == 0 ? _expired : new List<KeyValuePair<ITimerTarget, TimerTicket>>(_expired);
+            _expired.Clear();
+        }
+
+        foreach (var item in expired)
+        {
+            if (_inlineCallbacks)
+            {
+                item.Key.OnExpired(item.Value);
+            }
+            else
+            {
+                ThreadPool.UnsafeQueueUserWorkItem(static state =>
+                {
+                    var pair = (KeyValuePair<ITimerTarget, TimerTicket>)state!;
+                    pair.Key.OnExpired(pair.Value);
+                }, item);
+            }
+        }
+
+        return next;
+    }
+
+    private long CurrentTick() => Clock.GetTimestamp() / _resolutionUnits;
+
+    private void WakeDriver()
+    {
+        if (!RunsDriver)
+        {
+            return;
+        }
+
+        if (_driver is null)
+        {
+            StartDriver();
+        }
+
+        _wake.Set();
+    }
+
+    private void StartDriver()
+    {
+        lock (_driverStartLock)
+        {
+            if (_driver is not null)
+            {
+                return;
+            }
+
+            // A plain background thread: it blocks in WaitOne most of the time, so it must not occupy a pool thread.
+            var driver = new Thread(DriverLoop) { IsBackground = true, Name = "CoarseTimers driver" };
+#if NET
+            driver.UnsafeStart();
+#else
+            using (ExecutionContext.SuppressFlow())
+            {
+                driver.Start();
+            }
+#endif
+            _driver = driver;
+        }
+    }
+
+    private void DriverLoop()
+    {
+        while (true)
+        {
+            Volatile.Write(ref _wakeTick, Scanning);
+            var next = ProcessDue();
+            Interlocked.Exchange(ref _wakeTick, next);
+            if (next == long.MaxValue)
+            {
+                _wake.WaitOne();
+                continue;
+            }
+
+            var waitUnits = next * _resolutionUnits - Clock.GetTimestamp();
+            if (waitUnits > 0)
+            {
+                var waitMilliseconds = Clock.ToMillisecondsCeiling(waitUnits);
+                _wake.WaitOne((int)Math.Min(waitMilliseconds, int.MaxValue - 1));
+            }
+        }
+    }
+}

@@ -1,0 +1,104 @@
+using System.Collections.Generic;
+
+namespace CoarseTimers.Timing;
+
+/// <summary>
+/// One stripe of the timer engine: its own lock, its own <see cref="TimingWheel"/> and its own pool of entries.
+/// Threads schedule into "their" shard (see <see cref="TimerEngine"/>); cancelling goes to the entry's own shard. No
+/// operation takes more than one shard's lock, and none takes a process-wide lock.
+/// </summary>
+internal sealed class TimerShard
+{
+    /// <summary>
+    /// Free entries kept per shard. Steady-state schedule+cancel reuses them, so it allocates nothing; past this many,
+    /// released entries are left to the GC, so a burst of a million timers does not pin a million entries forever.
+    /// </summary>
+    private const int MaxPooledEntries = 1024;
+
+    private readonly object _lock = new();
+    private readonly TimingWheel _wheel;
+    private TimerEntry? _pool;
+    private int _pooled;
+
+    public TimerShard(long currentTick) => _wheel = new TimingWheel(currentTick);
+
+    /// <summary>Entries linked in this shard's wheel (a racy read outside the lock; exact under it).</summary>
+    public int PendingCount => _wheel.Count;
+
+    /// <summary>Links a new entry for <paramref name="target"/> due at <paramref name="dueTick"/>.</summary>
+    public TimerTicket Schedule(ITimerTarget target, long dueTick)
+    {
+        lock (_lock)
+        {
+            var entry = _pool;
+            if (entry is null)
+            {
+                entry = new TimerEntry(this);
+            }
+            else
+            {
+                _pool = entry.Next;
+                entry.Next = null;
+                _pooled--;
+            }
+
+            entry.Target = target;
+            entry.DueTick = dueTick;
+            _wheel.Add(entry);
+            return new TimerTicket(entry, entry.Generation);
+        }
+    }
+
+    /// <summary>
+    /// Unlinks the ticket's entry if it is still pending. Returns false when it already expired or was cancelled: the
+    /// shard lock decides the race between cancel and expiry, so exactly one of them wins.
+    /// </summary>
+    public bool Cancel(TimerTicket ticket)
+    {
+        var entry = ticket.Entry!;
+        lock (_lock)
+        {
+            if (entry.Generation != ticket.Generation || entry.Slot < 0)
+            {
+                return false;
+            }
+
+            _wheel.Remove(entry);
+            Release(entry);
+            return true;
+        }
+    }
+
+    /// <summary>
+    /// Advances the wheel to <paramref name="nowTick"/>, appends (target, ticket) of every expired entry and releases
+    /// the entries; returns the tick of the next non-empty slot.
+    /// </summary>
+    public long Advance(long nowTick, List<TimerEntry> scratch, List<KeyValuePair<ITimerTarget, TimerTicket>> expired)
+    {
+        lock (_lock)
+        {
+            scratch.Clear();
+            _wheel.Advance(nowTick, scratch);
+            foreach (var entry in scratch)
+            {
+                expired.Add(new KeyValuePair<ITimerTarget, TimerTicket>(entry.Target!, new TimerTicket(entry, entry.Generation)));
+                Release(entry);
+            }
+
+            scratch.Clear();
+            return _wheel.NextOccupiedTick();
+        }
+    }
+
+    private void Release(TimerEntry entry)
+    {
+        entry.Generation++;
+        entry.Target = null;
+        if (_pooled < MaxPooledEntries)
+        {
+            entry.Next = _pool;
+            _pool = entry;
+            _pooled++;
+        }
+    }
+}
