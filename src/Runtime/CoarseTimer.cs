@@ -24,7 +24,6 @@ public sealed class CoarseTimer : ITimer, ITimerTarget
     private readonly TimerCallback _callback;
     private readonly object? _state;
     private readonly ExecutionContext? _executionContext;
-    private readonly bool _throwIfDisposedOnChange;
     private readonly object _gate = new();
 
     // Guarded by _gate.
@@ -37,36 +36,36 @@ public sealed class CoarseTimer : ITimer, ITimerTarget
 
     /// <summary>Creates a timer that is not started, with the timer itself as the callback's state (as <see cref="System.Threading.Timer(TimerCallback)"/>).</summary>
     public CoarseTimer(TimerCallback callback)
-        : this(TimerEngine.Default, callback, state: null, Timeout.Infinite, Timeout.Infinite, useSelfAsState: true, throwIfDisposedOnChange: true)
+        : this(TimerEngine.Default, callback, state: null, Timeout.Infinite, Timeout.Infinite, useSelfAsState: true)
     {
     }
 
     /// <summary>Creates a timer (as <see cref="System.Threading.Timer(TimerCallback, object?, int, int)"/>).</summary>
     public CoarseTimer(TimerCallback callback, object? state, int dueTime, int period)
-        : this(TimerEngine.Default, callback, state, TimeoutArguments.Check(dueTime, nameof(dueTime)), TimeoutArguments.Check(period, nameof(period)), false, true)
+        : this(TimerEngine.Default, callback, state, TimeoutArguments.Check(dueTime, nameof(dueTime)), TimeoutArguments.Check(period, nameof(period)), false)
     {
     }
 
     /// <summary>Creates a timer (as <see cref="System.Threading.Timer(TimerCallback, object?, long, long)"/>).</summary>
     public CoarseTimer(TimerCallback callback, object? state, long dueTime, long period)
-        : this(TimerEngine.Default, callback, state, TimeoutArguments.Check(dueTime, nameof(dueTime)), TimeoutArguments.Check(period, nameof(period)), false, true)
+        : this(TimerEngine.Default, callback, state, TimeoutArguments.Check(dueTime, nameof(dueTime)), TimeoutArguments.Check(period, nameof(period)), false)
     {
     }
 
     /// <summary>Creates a timer (as <see cref="System.Threading.Timer(TimerCallback, object?, TimeSpan, TimeSpan)"/>).</summary>
     public CoarseTimer(TimerCallback callback, object? state, TimeSpan dueTime, TimeSpan period)
-        : this(TimerEngine.Default, callback, state, TimeoutArguments.Check(dueTime, "dueTm"), TimeoutArguments.Check(period, "periodTm"), false, true)
+        : this(TimerEngine.Default, callback, state, TimeoutArguments.Check(dueTime, nameof(dueTime)), TimeoutArguments.Check(period, nameof(period)), false)
     {
     }
 
     /// <summary>Creates a timer (as <see cref="System.Threading.Timer(TimerCallback, object?, uint, uint)"/>).</summary>
     [CLSCompliant(false)]
     public CoarseTimer(TimerCallback callback, object? state, uint dueTime, uint period)
-        : this(TimerEngine.Default, callback, state, TimeoutArguments.FromUInt32(dueTime), TimeoutArguments.FromUInt32(period), false, true)
+        : this(TimerEngine.Default, callback, state, TimeoutArguments.FromUInt32(dueTime), TimeoutArguments.FromUInt32(period), false)
     {
     }
 
-    internal CoarseTimer(TimerEngine engine, TimerCallback callback, object? state, long dueTime, long period, bool useSelfAsState, bool throwIfDisposedOnChange)
+    internal CoarseTimer(TimerEngine engine, TimerCallback callback, object? state, long dueTime, long period, bool useSelfAsState)
     {
         if (callback is null)
         {
@@ -76,7 +75,6 @@ public sealed class CoarseTimer : ITimer, ITimerTarget
         _engine = engine;
         _callback = callback;
         _state = useSelfAsState ? this : state;
-        _throwIfDisposedOnChange = throwIfDisposedOnChange;
         _executionContext = ExecutionContext.IsFlowSuppressed() ? null : ExecutionContext.Capture();
         lock (_gate)
         {
@@ -201,11 +199,7 @@ public sealed class CoarseTimer : ITimer, ITimerTarget
         {
             if (_disposed)
             {
-                if (_throwIfDisposedOnChange)
-                {
-                    throw new ObjectDisposedException(null, "Cannot access a disposed object.");
-                }
-
+                // As the BCL timer on .NET Core: changing a disposed timer reports failure, it does not throw.
                 return false;
             }
 

@@ -1,0 +1,21 @@
+using System;
+using System.Threading;
+using CoarseTimers.Timing;
+
+namespace CoarseTimers.Tests.Infrastructure;
+
+/// <summary>A clock that moves only when told to, in microseconds, so wheel tests need no sleeps.</summary>
+internal sealed class ManualClock : TimerClock
+{
+    private long _now;
+
+    public ManualClock(long startMicroseconds = 1_000_000) => _now = startMicroseconds;
+
+    public override long Frequency => 1_000_000;
+
+    public override long GetTimestamp() => Interlocked.Read(ref _now);
+
+    public void Advance(TimeSpan by) => Interlocked.Add(ref _now, by.Ticks / 10);
+
+    public void AdvanceMilliseconds(double milliseconds) => Interlocked.Add(ref _now, (long)(milliseconds * 1000));
+}

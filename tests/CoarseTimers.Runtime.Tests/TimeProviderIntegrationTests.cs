@@ -1,0 +1,51 @@
+#if !COARSE_NETSTANDARD
+using System;
+using System.Threading;
+using System.Threading.Tasks;
+using CoarseTimers.Tests.Infrastructure;
+using Xunit;
+
+namespace CoarseTimers.Tests;
+
+/// <summary>BCL APIs that take a TimeProvider (net8.0 and later) running on coarse timers.</summary>
+public class TimeProviderIntegrationTests
+{
+    [Fact]
+    public void Task_Delay_and_CancellationTokenSource_run_on_the_provider()
+    {
+        var engine = new ManualEngine();
+        var provider = new CoarseTimeProvider(engine.Engine);
+        var delay = Task.Delay(TimeSpan.FromMilliseconds(100), provider);
+        using var source = new CancellationTokenSource(TimeSpan.FromMilliseconds(100), provider);
+        Assert.Equal(2, engine.Pending);
+        engine.Advance(99);
+        Assert.False(delay.IsCompleted);
+        Assert.False(source.IsCancellationRequested);
+        engine.Advance(11);
+        Assert.True(delay.IsCompletedSuccessfully);
+        Assert.True(source.IsCancellationRequested);
+    }
+
+    [Fact]
+    public async Task PeriodicTimer_ticks_on_the_provider()
+    {
+        var engine = new ManualEngine();
+        var provider = new CoarseTimeProvider(engine.Engine);
+        using var periodic = new PeriodicTimer(TimeSpan.FromMilliseconds(50), provider);
+        var tick = periodic.WaitForNextTickAsync().AsTask();
+        engine.Advance(40);
+        Assert.False(tick.IsCompleted);
+        engine.Advance(20);
+        Assert.True(await tick.WaitAsync(TimeSpan.FromSeconds(30)));
+        var second = periodic.WaitForNextTickAsync().AsTask();
+        engine.Advance(60);
+        Assert.True(await second.WaitAsync(TimeSpan.FromSeconds(30)));
+    }
+
+    [Fact]
+    public async Task Shared_provider_delays_for_real()
+    {
+        await Task.Delay(TimeSpan.FromMilliseconds(5), CoarseTimeProvider.Shared).WaitAsync(TimeSpan.FromSeconds(30));
+    }
+}
+#endif

@@ -1,0 +1,197 @@
+using System;
+using System.Threading;
+using System.Threading.Tasks;
+using CoarseTimers.Tests.Infrastructure;
+using Xunit;
+
+namespace CoarseTimers.Tests;
+
+public class TimerTests
+{
+    private static readonly TimerCallback s_noop = _ => { };
+
+    public static TheoryData<long, long> LongArguments => new()
+    {
+        { -2, 0 }, { 0, -2 }, { -1, -1 }, { 0, 0 }, { 4294967294, 0 }, { 4294967295, 0 }, { 0, 4294967295 }, { long.MaxValue, 0 },
+    };
+
+    [Theory]
+    [MemberData(nameof(LongArguments))]
+    public void Constructors_validate_as_System_Threading_Timer(long due, long period)
+    {
+        Same.Outcome(() => new Timer(s_noop, null, due, period).Dispose(), () => new CoarseTimer(s_noop, null, due, period).Dispose());
+        if (due < int.MaxValue * 1000L && period < int.MaxValue * 1000L)
+        {
+            var dueSpan = TimeSpan.FromMilliseconds(due);
+            var periodSpan = TimeSpan.FromMilliseconds(period);
+            Same.Outcome(() => new Timer(s_noop, null, dueSpan, periodSpan).Dispose(), () => new CoarseTimer(s_noop, null, dueSpan, periodSpan).Dispose());
+        }
+        if (due >= int.MinValue && due <= int.MaxValue && period >= int.MinValue && period <= int.MaxValue)
+        {
+            Same.Outcome(() => new Timer(s_noop, null, (int)due, (int)period).Dispose(), () => new CoarseTimer(s_noop, null, (int)due, (int)period).Dispose());
+        }
+
+        Same.Outcome(() => new Timer(null!, null, 0, 0).Dispose(), () => new CoarseTimer(null!, null, 0, 0).Dispose());
+        Same.Outcome(() => new Timer(null!).Dispose(), () => new CoarseTimer(null!).Dispose());
+    }
+
+    [Theory]
+    [MemberData(nameof(LongArguments))]
+    public void Change_validates_as_System_Threading_Timer(long due, long period)
+    {
+        using var bcl = new Timer(s_noop);
+        using var ours = new CoarseTimer(s_noop);
+        Same.Outcome(() => bcl.Change(due, period), () => ours.Change(due, period));
+        if (due < int.MaxValue * 1000L && period < int.MaxValue * 1000L)
+        {
+            Same.Outcome(() => bcl.Change(TimeSpan.FromMilliseconds(due), TimeSpan.FromMilliseconds(period)), () => ours.Change(TimeSpan.FromMilliseconds(due), TimeSpan.FromMilliseconds(period)));
+        }
+        if (due >= int.MinValue && due <= int.MaxValue && period >= int.MinValue && period <= int.MaxValue)
+        {
+            Same.Outcome(() => bcl.Change((int)due, (int)period), () => ours.Change((int)due, (int)period));
+        }
+
+        bcl.Change(Timeout.Infinite, Timeout.Infinite);
+        ours.Change(Timeout.Infinite, Timeout.Infinite);
+    }
+
+    [Fact]
+    public void Change_and_Dispose_after_dispose_behave_as_System_Threading_Timer()
+    {
+        var bcl = new Timer(s_noop);
+        var ours = new CoarseTimer(s_noop);
+        bcl.Dispose();
+        ours.Dispose();
+        Same.Outcome(() => bcl.Change(1, 1), () => ours.Change(1, 1));
+        Assert.Equal(bcl.Change(1, 1), ours.Change(1, 1));
+        Same.Outcome(() => bcl.Dispose(), () => ours.Dispose());
+        using var bclEvent = new ManualResetEvent(false);
+        using var ourEvent = new ManualResetEvent(false);
+        Assert.Equal(bcl.Dispose(bclEvent), ours.Dispose(ourEvent));
+        Same.Outcome(() => bcl.Dispose(null!), () => ours.Dispose(null!));
+    }
+
+    [Fact]
+    public void One_shot_fires_once_and_periodic_keeps_firing_until_changed()
+    {
+        var engine = new ManualEngine();
+        var count = 0;
+        using var timer = new CoarseTimer(engine.Engine, _ => count++, null, 100, 50, useSelfAsState: false);
+        engine.Advance(99);
+        Assert.Equal(0, count);
+        engine.Advance(11);
+        Assert.Equal(1, count);
+        engine.Advance(60);
+        Assert.Equal(2, count);
+
+        Assert.True(timer.Change(Timeout.Infinite, Timeout.Infinite));
+        Assert.Equal(0, engine.Pending);
+        engine.Advance(1_000);
+        Assert.Equal(2, count);
+
+        Assert.True(timer.Change(10, 0));
+        engine.Advance(100);
+        engine.Advance(100);
+        Assert.Equal(3, count);
+    }
+
+    [Fact]
+    public void Single_argument_constructor_passes_the_timer_as_state()
+    {
+        object? seen = null;
+        var timer = new CoarseTimer(state => seen = state);
+        Assert.True(timer.Change(0, Timeout.Infinite));
+        SpinWait.SpinUntil(() => Volatile.Read(ref seen) is not null, TimeSpan.FromSeconds(30));
+        Assert.Same(timer, seen);
+        timer.Dispose();
+    }
+
+    [Fact]
+    public void Dispose_removes_the_pending_entry()
+    {
+        var engine = new ManualEngine();
+        var fired = false;
+        var timer = new CoarseTimer(engine.Engine, _ => fired = true, null, 100, 100, false);
+        timer.Dispose();
+        Assert.Equal(0, engine.Pending);
+        engine.Advance(1_000);
+        Assert.False(fired);
+    }
+
+    [Fact]
+    public async Task DisposeAsync_and_Dispose_WaitHandle_complete_only_after_the_running_callback()
+    {
+        var engine = new ManualEngine();
+        using var entered = new ManualResetEventSlim();
+        using var release = new ManualResetEventSlim();
+        var timer = new CoarseTimer(engine.Engine, _ => { entered.Set(); release.Wait(); }, null, 10, 0, false);
+        var driver = Task.Run(() => engine.Advance(20));
+        Assert.True(entered.Wait(TimeSpan.FromSeconds(30)));
+
+        var disposed = timer.DisposeAsync();
+        using var handle = new ManualResetEvent(false);
+        Assert.False(timer.Dispose(handle));
+        Assert.False(disposed.IsCompleted);
+        Assert.False(handle.WaitOne(0));
+
+        release.Set();
+        await disposed.AsTask().WaitAsync(TimeSpan.FromSeconds(30));
+        await driver.WaitAsync(TimeSpan.FromSeconds(30));
+    }
+
+    [Fact]
+    public async Task Dispose_WaitHandle_signals_after_the_running_callback()
+    {
+        var engine = new ManualEngine();
+        using var entered = new ManualResetEventSlim();
+        using var release = new ManualResetEventSlim();
+        var timer = new CoarseTimer(engine.Engine, _ => { entered.Set(); release.Wait(); }, null, 10, 0, false);
+        var driver = Task.Run(() => engine.Advance(20));
+        Assert.True(entered.Wait(TimeSpan.FromSeconds(30)));
+        using var handle = new ManualResetEvent(false);
+        Assert.True(timer.Dispose(handle));
+        Assert.False(handle.WaitOne(0));
+        release.Set();
+        Assert.True(handle.WaitOne(TimeSpan.FromSeconds(30)));
+        await driver.WaitAsync(TimeSpan.FromSeconds(30));
+    }
+
+    [Fact]
+    public void Callback_runs_in_the_creators_ExecutionContext()
+    {
+        var engine = new ManualEngine();
+        var local = new AsyncLocal<string>();
+        string? seen = null;
+        local.Value = "creator";
+        using var timer = new CoarseTimer(engine.Engine, _ => seen = local.Value, null, 10, 0, false);
+        local.Value = "changed later";
+        engine.Advance(20);
+        Assert.Equal("creator", seen);
+    }
+
+    [Fact]
+    public void Callbacks_of_other_timers_still_fire_when_one_is_slow_to_be_disposed()
+    {
+        var engine = new ManualEngine();
+        var fired = 0;
+        var timers = new CoarseTimer[100];
+        for (var i = 0; i < timers.Length; i++)
+        {
+            timers[i] = new CoarseTimer(engine.Engine, _ => fired++, null, i, 0, false);
+        }
+
+        timers[50].Dispose();
+        engine.Advance(200);
+        Assert.Equal(99, fired);
+    }
+
+#if !COARSE_NETSTANDARD
+    [Fact]
+    public void Implements_ITimer()
+    {
+        ITimer timer = new CoarseTimer(s_noop);
+        Assert.True(timer.Change(TimeSpan.FromSeconds(1), Timeout.InfiniteTimeSpan));
+        timer.Dispose();
+    }
+#endif
+}

@@ -1,0 +1,121 @@
+using CoarseTimers.Tests.Infrastructure;
+using CoarseTimers.Timing;
+using Xunit;
+
+namespace CoarseTimers.Tests;
+
+public class TimingWheelTests
+{
+    [Theory]
+    [InlineData(1)]
+    [InlineData(9)]
+    [InlineData(10)]
+    [InlineData(11)]
+    [InlineData(5_000)]
+    [InlineData(5_130)]
+    [InlineData(60_000)]
+    public void Fires_never_early_and_within_one_resolution(int delayMilliseconds)
+    {
+        var engine = new ManualEngine(resolutionMilliseconds: 10);
+        var target = new RecordingTarget();
+        var start = engine.Clock.GetTimestamp();
+        engine.Engine.Schedule(target, delayMilliseconds);
+
+        // Step 1 ms at a time; record the first moment it has fired.
+        long firedAfterMicroseconds = -1;
+        for (var step = 0; step < delayMilliseconds + 30 && firedAfterMicroseconds < 0; step++)
+        {
+            engine.Advance(1);
+            if (target.Count > 0)
+            {
+                firedAfterMicroseconds = engine.Clock.GetTimestamp() - start;
+            }
+        }
+
+        Assert.Equal(1, target.Count);
+        Assert.True(firedAfterMicroseconds >= delayMilliseconds * 1000L, $"fired early: {firedAfterMicroseconds} us");
+        Assert.True(firedAfterMicroseconds <= (delayMilliseconds + 10) * 1000L, $"fired late: {firedAfterMicroseconds} us");
+        Assert.Equal(0, engine.Pending);
+    }
+
+    [Fact]
+    public void Start_between_ticks_never_rounds_the_due_time_down()
+    {
+        var engine = new ManualEngine(resolutionMilliseconds: 10);
+        engine.Clock.AdvanceMilliseconds(9.999);
+        var target = new RecordingTarget();
+        engine.Engine.Schedule(target, 1);
+        engine.Advance(0.0009);
+        Assert.Equal(0, target.Count);
+        engine.Advance(0.9991);
+        Assert.Equal(0, target.Count);
+        engine.Advance(10);
+        Assert.Equal(1, target.Count);
+    }
+
+    [Fact]
+    public void Longest_bcl_due_time_is_accepted_and_fires_only_at_the_end()
+    {
+        var engine = new ManualEngine(resolutionMilliseconds: 1000);
+        var target = new RecordingTarget();
+        engine.Engine.Schedule(target, TimeoutArguments.MaxSupportedMilliseconds);
+        engine.Advance(TimeoutArguments.MaxSupportedMilliseconds - 1);
+        Assert.Equal(0, target.Count);
+        engine.Advance(1001);
+        Assert.Equal(1, target.Count);
+    }
+
+    [Fact]
+    public void Entries_a_revolution_apart_in_one_slot_fire_each_at_their_own_time()
+    {
+        var engine = new ManualEngine(resolutionMilliseconds: 10);
+        var soon = new RecordingTarget();
+        var later = new RecordingTarget();
+        engine.Engine.Schedule(soon, 100);
+        engine.Engine.Schedule(later, 100 + TimingWheel.SlotCount * 10);
+
+        engine.Advance(110);
+        Assert.Equal((1, 0), (soon.Count, later.Count));
+        engine.Advance(TimingWheel.SlotCount * 10);
+        Assert.Equal((1, 1), (soon.Count, later.Count));
+    }
+
+    [Fact]
+    public void Cancel_unlinks_at_once_and_a_stale_ticket_cannot_cancel_a_reused_entry()
+    {
+        var engine = new ManualEngine(shardCount: 1);
+        var first = new RecordingTarget();
+        var ticket = engine.Engine.Schedule(first, 1_000);
+        Assert.Equal(1, engine.Pending);
+
+        Assert.True(TimerEngine.Cancel(ticket));
+        Assert.Equal(0, engine.Pending);
+        Assert.False(TimerEngine.Cancel(ticket));
+
+        // The pooled entry is reused for the next schedule; the old ticket must not touch it.
+        var second = new RecordingTarget();
+        var reused = engine.Engine.Schedule(second, 1_000);
+        Assert.Same(ticket.Entry, reused.Entry);
+        Assert.False(TimerEngine.Cancel(ticket));
+        engine.Advance(1_010);
+        Assert.Equal((0, 1), (first.Count, second.Count));
+    }
+
+    [Fact]
+    public void Next_occupied_tick_is_tickless_when_empty_and_finds_the_earliest_slot()
+    {
+        var wheel = new TimingWheel(currentTick: 100);
+        Assert.Equal(long.MaxValue, wheel.NextOccupiedTick());
+
+        var shard = new TimerShard(100);
+        var early = new TimerEntry(shard) { DueTick = 170 };
+        var late = new TimerEntry(shard) { DueTick = 900 };
+        wheel.Add(late);
+        wheel.Add(early);
+        Assert.Equal(170, wheel.NextOccupiedTick());
+        wheel.Remove(early);
+        Assert.Equal(900 - TimingWheel.SlotCount, wheel.NextOccupiedTick());
+        wheel.Remove(late);
+        Assert.Equal(long.MaxValue, wheel.NextOccupiedTick());
+    }
+}
