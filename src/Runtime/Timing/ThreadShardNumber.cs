@@ -12,18 +12,18 @@ internal static class ThreadShardNumber
     private static int s_next;
 
     [ThreadStatic]
-    private static int t_number;
+    private static int s_threadNumber;
 
     public static int Current
     {
         get
         {
-            var number = t_number;
+            var number = s_threadNumber;
             if (number == 0)
             {
                 number = Interlocked.Increment(ref s_next) & int.MaxValue;
                 number = number == 0 ? 1 : number;
-                t_number = number;
+                s_threadNumber = number;
             }
 
             return number;
