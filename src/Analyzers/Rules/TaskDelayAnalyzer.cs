@@ -1,11 +1,12 @@
 using System.Collections.Immutable;
+using CoarseTimers.Analyzers.Shared;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Diagnostics;
 using Microsoft.CodeAnalysis.Operations;
 
 namespace CoarseTimers.Analyzers.Rules;
 
-/// <summary>CT0001: <c>Task.Delay</c> on a hot path.</summary>
+/// <summary>CT0001: <c>Task.Delay(int|TimeSpan[, CancellationToken])</c> on a hot path.</summary>
 [DiagnosticAnalyzer(LanguageNames.CSharp)]
 public sealed class TaskDelayAnalyzer : DiagnosticAnalyzer
 {
@@ -17,32 +18,51 @@ public sealed class TaskDelayAnalyzer : DiagnosticAnalyzer
         context.EnableConcurrentExecution();
         context.RegisterCompilationStartAction(static start =>
         {
-            var task = start.Compilation.GetTypeByMetadataName("System.Threading.Tasks.Task");
-            if (task is null)
+            var rule = new RuleContext(start.Compilation, start.Options, DiagnosticIds.TaskDelay);
+            if (rule.Symbols.Task is null)
             {
                 return;
             }
 
-            start.RegisterOperationAction(ctx => AnalyzeInvocation(ctx, task), OperationKind.Invocation);
+            start.RegisterOperationAction(ctx => Analyze(ctx, rule), OperationKind.Invocation);
         });
     }
 
-    private static void AnalyzeInvocation(OperationAnalysisContext context, INamedTypeSymbol task)
+    private static void Analyze(OperationAnalysisContext context, RuleContext rule)
     {
         var invocation = (IInvocationOperation)context.Operation;
         var method = invocation.TargetMethod;
-        if (method.Name != "Delay" || !SymbolEqualityComparer.Default.Equals(method.ContainingType, task))
+        var symbols = rule.Symbols;
+        if (method.Name != "Delay" || !SymbolEqualityComparer.Default.Equals(method.ContainingType, symbols.Task) || symbols.TakesTimeProvider(method))
         {
             return;
         }
 
-        for (var parent = invocation.Parent; parent is not null; parent = parent.Parent)
+        var rules = HotPathRules.Loop | HotPathRules.PerItemDelegate | HotPathRules.Declared;
+        if (IsWhenAnyArgument(invocation, symbols))
         {
-            if (parent is ILoopOperation)
-            {
-                context.ReportDiagnostic(Diagnostic.Create(RuleDescriptors.TaskDelay, invocation.Syntax.GetLocation(), "inside a loop"));
-                return;
-            }
+            rules |= HotPathRules.PerOperationTimeout;
         }
+
+        var delay = TimeoutConstants.Argument(invocation.Arguments, 0);
+        var reason = HotPathModel.Reason(invocation, context.ContainingSymbol, symbols, rule.Settings(invocation.Syntax.SyntaxTree), rules, TimeoutConstants.Milliseconds(delay, symbols));
+        if (reason is not null)
+        {
+            context.ReportDiagnostic(Diagnostic.Create(RuleDescriptors.TaskDelay, invocation.Syntax.GetLocation(), reason));
+        }
+    }
+
+    /// <summary><c>Task.WhenAny(work, Task.Delay(t))</c>: a timeout shim, created once per call by construction.</summary>
+    private static bool IsWhenAnyArgument(IOperation operation, KnownSymbols symbols)
+    {
+        var parent = operation.Parent;
+        while (parent is IConversionOperation or IArrayInitializerOperation or IArrayCreationOperation)
+        {
+            parent = parent.Parent;
+        }
+
+        return parent is IArgumentOperation { Parent: IInvocationOperation whenAny } &&
+               whenAny.TargetMethod.Name == "WhenAny" &&
+               SymbolEqualityComparer.Default.Equals(whenAny.TargetMethod.ContainingType, symbols.Task);
     }
 }

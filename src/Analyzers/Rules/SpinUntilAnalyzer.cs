@@ -1,0 +1,191 @@
+using System.Collections.Immutable;
+using System.Linq;
+using CoarseTimers.Analyzers.Shared;
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp.Syntax;
+using Microsoft.CodeAnalysis.Diagnostics;
+using Microsoft.CodeAnalysis.Operations;
+
+namespace CoarseTimers.Analyzers.Rules;
+
+/// <summary>
+/// CT0004: <c>SpinWait.SpinUntil</c> whose wait is long-running: (a) a constant timeout of at least
+/// <c>spin_long_wait_ms</c>; (b) a predicate that reads a clock; (c) a predicate that blocks or does I/O; (d) a predicate
+/// method or local function (in the same file) that does (b) or (c); (e) a call on a hot path (rules 1, 2, 4, 5).
+/// A predicate that only reads fields, with no timeout and outside hot paths, is not flagged.
+/// </summary>
+[DiagnosticAnalyzer(LanguageNames.CSharp)]
+public sealed class SpinUntilAnalyzer : DiagnosticAnalyzer
+{
+    public override ImmutableArray<DiagnosticDescriptor> SupportedDiagnostics { get; } = ImmutableArray.Create(RuleDescriptors.SpinUntil);
+
+    public override void Initialize(AnalysisContext context)
+    {
+        context.ConfigureGeneratedCodeAnalysis(GeneratedCodeAnalysisFlags.None);
+        context.EnableConcurrentExecution();
+        context.RegisterCompilationStartAction(static start =>
+        {
+            var rule = new RuleContext(start.Compilation, start.Options, DiagnosticIds.SpinUntil);
+            if (rule.Symbols.SpinWait is null)
+            {
+                return;
+            }
+
+            start.RegisterOperationAction(ctx => Analyze(ctx, rule), OperationKind.Invocation);
+        });
+    }
+
+    private static void Analyze(OperationAnalysisContext context, RuleContext rule)
+    {
+        var invocation = (IInvocationOperation)context.Operation;
+        var method = invocation.TargetMethod;
+        var symbols = rule.Symbols;
+        if (method.Name != "SpinUntil" || !SymbolEqualityComparer.Default.Equals(method.ContainingType, symbols.SpinWait))
+        {
+            return;
+        }
+
+        var settings = rule.Settings(invocation.Syntax.SyntaxTree);
+        var signal = LongTimeoutSignal(invocation, symbols, settings)
+            ?? PredicateSignal(TimeoutConstants.Argument(invocation.Arguments, 0), symbols, context.CancellationToken)
+            ?? HotPathSignal(invocation, context.ContainingSymbol, symbols, settings);
+        if (signal is not null)
+        {
+            context.ReportDiagnostic(Diagnostic.Create(RuleDescriptors.SpinUntil, invocation.Syntax.GetLocation(), signal));
+        }
+    }
+
+    private static string? LongTimeoutSignal(IInvocationOperation invocation, KnownSymbols symbols, AnalyzerSettings settings) =>
+        TimeoutConstants.Milliseconds(TimeoutConstants.Argument(invocation.Arguments, 1), symbols) is double ms && ms >= settings.SpinLongWaitMilliseconds
+            ? $"constant timeout of {ms:0.###} ms"
+            : null;
+
+    private static string? HotPathSignal(IInvocationOperation invocation, ISymbol containingSymbol, KnownSymbols symbols, AnalyzerSettings settings) =>
+        HotPathModel.Reason(invocation, containingSymbol, symbols, settings, HotPathRules.LoopsDelegatesDeclared) is { } reason ? "hot path: " + reason : null;
+
+    private static string? PredicateSignal(IOperation? predicate, KnownSymbols symbols, System.Threading.CancellationToken cancellationToken)
+    {
+        while (predicate is IConversionOperation or IDelegateCreationOperation)
+        {
+            predicate = predicate is IConversionOperation conversion ? conversion.Operand : ((IDelegateCreationOperation)predicate).Target;
+        }
+
+        switch (predicate)
+        {
+            case IAnonymousFunctionOperation function:
+                return BodySignal(function.Body, symbols, prefix: "predicate");
+            case IMethodReferenceOperation reference:
+                var body = BodyOf(reference.Method, predicate.SemanticModel, cancellationToken);
+                return body is null ? null : BodySignal(body, symbols, prefix: $"predicate method '{reference.Method.Name}'");
+            default:
+                return null;
+        }
+    }
+
+    /// <summary>The body of a method or local function declared in the same syntax tree, as operations.</summary>
+    private static IOperation? BodyOf(IMethodSymbol method, SemanticModel? model, System.Threading.CancellationToken cancellationToken)
+    {
+        if (model is null)
+        {
+            return null;
+        }
+
+        foreach (var reference in method.DeclaringSyntaxReferences)
+        {
+            if (reference.SyntaxTree != model.SyntaxTree)
+            {
+                continue;
+            }
+
+            var node = reference.GetSyntax(cancellationToken);
+            SyntaxNode? body = node switch
+            {
+                BaseMethodDeclarationSyntax m => (SyntaxNode?)m.Body ?? m.ExpressionBody?.Expression,
+                LocalFunctionStatementSyntax f => (SyntaxNode?)f.Body ?? f.ExpressionBody?.Expression,
+                _ => null,
+            };
+            if (body is not null)
+            {
+                return model.GetOperation(body, cancellationToken);
+            }
+        }
+
+        return null;
+    }
+
+    private static string? BodySignal(IOperation body, KnownSymbols symbols, string prefix)
+    {
+        foreach (var operation in body.DescendantsAndSelf())
+        {
+            var member = operation switch
+            {
+                IInvocationOperation i => (ISymbol)i.TargetMethod,
+                IPropertyReferenceOperation p => p.Property,
+                IObjectCreationOperation { Constructor: { } c } => c,
+                _ => null,
+            };
+            if (member?.ContainingType is not { } type)
+            {
+                continue;
+            }
+
+            var name = $"{type.Name}.{(member is IMethodSymbol { MethodKind: MethodKind.Constructor } ? "ctor" : member.Name)}";
+            if (ReadsClock(member, type, symbols))
+            {
+                return $"{prefix} reads a clock: {name}";
+            }
+
+            if (Blocks(member, type, symbols))
+            {
+                return $"{prefix} blocks or does I/O: {name}";
+            }
+        }
+
+        return null;
+    }
+
+    private static bool ReadsClock(ISymbol member, INamedTypeSymbol type, KnownSymbols symbols) =>
+        Is(type, symbols.Stopwatch) || Is(type, symbols.TimeProvider) || InheritsFrom(type, symbols.TimeProvider) ||
+        ((Is(type, symbols.DateTime) || Is(type, symbols.DateTimeOffset)) && member.Name is "Now" or "UtcNow") ||
+        (Is(type, symbols.Environment) && member.Name is "TickCount" or "TickCount64");
+
+    private static bool Blocks(ISymbol member, INamedTypeSymbol type, KnownSymbols symbols)
+    {
+        var original = type.OriginalDefinition;
+        return (Is(type, symbols.Thread) && member.Name == "Sleep") ||
+               (Is(type, symbols.Task) && member.Name is "Wait" or "WaitAll" or "WaitAny") ||
+               (Is(original, symbols.TaskOfT) && member.Name == "Result") ||
+               ((Is(original, symbols.TaskAwaiter) || Is(original, symbols.TaskAwaiterOfT) || Is(original, symbols.ValueTaskAwaiter) || Is(original, symbols.ValueTaskAwaiterOfT)) && member.Name == "GetResult") ||
+               ((Is(type, symbols.WaitHandle) || InheritsFrom(type, symbols.WaitHandle)) && member.Name.StartsWith("Wait", System.StringComparison.Ordinal)) ||
+               Is(type, symbols.Monitor) ||
+               IsInNamespace(type, "System", "IO") || IsInNamespace(type, "System", "Net");
+    }
+
+    private static bool Is(ITypeSymbol type, INamedTypeSymbol? known) => known is not null && SymbolEqualityComparer.Default.Equals(type, known);
+
+    private static bool InheritsFrom(INamedTypeSymbol type, INamedTypeSymbol? known)
+    {
+        for (var current = type.BaseType; current is not null && known is not null; current = current.BaseType)
+        {
+            if (SymbolEqualityComparer.Default.Equals(current, known))
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
+    /// <summary>True for types in <c>outer.inner</c> or a namespace below it (System.IO, System.Net.Http, ...).</summary>
+    private static bool IsInNamespace(INamedTypeSymbol type, string outer, string inner)
+    {
+        var names = Enumerable.Empty<string>();
+        for (var ns = type.ContainingNamespace; ns is { IsGlobalNamespace: false }; ns = ns.ContainingNamespace)
+        {
+            names = names.Prepend(ns.Name);
+        }
+
+        var parts = names.ToArray();
+        return parts.Length >= 2 && parts[0] == outer && parts[1] == inner;
+    }
+}

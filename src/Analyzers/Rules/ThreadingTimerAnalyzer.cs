@@ -1,0 +1,48 @@
+using System.Collections.Immutable;
+using CoarseTimers.Analyzers.Shared;
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.Diagnostics;
+using Microsoft.CodeAnalysis.Operations;
+
+namespace CoarseTimers.Analyzers.Rules;
+
+/// <summary>CT0003: <c>new System.Threading.Timer(...)</c>, every constructor, on a hot path.</summary>
+[DiagnosticAnalyzer(LanguageNames.CSharp)]
+public sealed class ThreadingTimerAnalyzer : DiagnosticAnalyzer
+{
+    public override ImmutableArray<DiagnosticDescriptor> SupportedDiagnostics { get; } = ImmutableArray.Create(RuleDescriptors.ThreadingTimer);
+
+    public override void Initialize(AnalysisContext context)
+    {
+        context.ConfigureGeneratedCodeAnalysis(GeneratedCodeAnalysisFlags.None);
+        context.EnableConcurrentExecution();
+        context.RegisterCompilationStartAction(static start =>
+        {
+            var rule = new RuleContext(start.Compilation, start.Options, DiagnosticIds.ThreadingTimer);
+            if (rule.Symbols.Timer is null)
+            {
+                return;
+            }
+
+            start.RegisterOperationAction(ctx => Analyze(ctx, rule), OperationKind.ObjectCreation);
+        });
+    }
+
+    private static void Analyze(OperationAnalysisContext context, RuleContext rule)
+    {
+        var creation = (IObjectCreationOperation)context.Operation;
+        if (creation.Constructor is not { } constructor || !SymbolEqualityComparer.Default.Equals(constructor.ContainingType, rule.Symbols.Timer))
+        {
+            return;
+        }
+
+        // The due time paces a loop that creates one timer per period.
+        var dueTime = TimeoutConstants.Argument(creation.Arguments, 2);
+        var reason = HotPathModel.Reason(creation, context.ContainingSymbol, rule.Symbols, rule.Settings(creation.Syntax.SyntaxTree),
+            HotPathRules.Loop | HotPathRules.PerItemDelegate | HotPathRules.Declared, TimeoutConstants.Milliseconds(dueTime, rule.Symbols));
+        if (reason is not null)
+        {
+            context.ReportDiagnostic(Diagnostic.Create(RuleDescriptors.ThreadingTimer, creation.Syntax.GetLocation(), reason));
+        }
+    }
+}

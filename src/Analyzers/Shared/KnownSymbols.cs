@@ -1,0 +1,80 @@
+using System.Collections.Immutable;
+using System.Linq;
+using Microsoft.CodeAnalysis;
+
+namespace CoarseTimers.Analyzers.Shared;
+
+/// <summary>
+/// The BCL symbols the rules match, resolved once per compilation (matching is by symbol, never by name, so a user's
+/// own <c>Delay</c> or <c>Timer</c> is never flagged), plus per-compilation facts such as "is this a test project".
+/// </summary>
+internal sealed class KnownSymbols
+{
+    private static readonly ImmutableHashSet<string> s_testFrameworkAssemblies = ImmutableHashSet.Create(
+        System.StringComparer.OrdinalIgnoreCase,
+        "xunit.core", "xunit.v3.core", "nunit.framework", "Microsoft.VisualStudio.TestPlatform.TestFramework", "MSTest.TestFramework");
+
+    private readonly System.Lazy<IMethodSymbol?> _entryPoint;
+
+    public KnownSymbols(Compilation compilation)
+    {
+        Task = compilation.GetTypeByMetadataName("System.Threading.Tasks.Task");
+        CancellationTokenSource = compilation.GetTypeByMetadataName("System.Threading.CancellationTokenSource");
+        Timer = compilation.GetTypeByMetadataName("System.Threading.Timer");
+        SpinWait = compilation.GetTypeByMetadataName("System.Threading.SpinWait");
+        TimeProvider = compilation.GetTypeByMetadataName("System.TimeProvider");
+        TimeSpan = compilation.GetTypeByMetadataName("System.TimeSpan");
+        Parallel = compilation.GetTypeByMetadataName("System.Threading.Tasks.Parallel");
+        List = compilation.GetTypeByMetadataName("System.Collections.Generic.List`1");
+        Enumerable = compilation.GetTypeByMetadataName("System.Linq.Enumerable");
+        Stopwatch = compilation.GetTypeByMetadataName("System.Diagnostics.Stopwatch");
+        DateTime = compilation.GetTypeByMetadataName("System.DateTime");
+        DateTimeOffset = compilation.GetTypeByMetadataName("System.DateTimeOffset");
+        Environment = compilation.GetTypeByMetadataName("System.Environment");
+        Thread = compilation.GetTypeByMetadataName("System.Threading.Thread");
+        Monitor = compilation.GetTypeByMetadataName("System.Threading.Monitor");
+        WaitHandle = compilation.GetTypeByMetadataName("System.Threading.WaitHandle");
+        TaskOfT = compilation.GetTypeByMetadataName("System.Threading.Tasks.Task`1");
+        TaskAwaiter = compilation.GetTypeByMetadataName("System.Runtime.CompilerServices.TaskAwaiter");
+        TaskAwaiterOfT = compilation.GetTypeByMetadataName("System.Runtime.CompilerServices.TaskAwaiter`1");
+        ValueTaskAwaiter = compilation.GetTypeByMetadataName("System.Runtime.CompilerServices.ValueTaskAwaiter");
+        ValueTaskAwaiterOfT = compilation.GetTypeByMetadataName("System.Runtime.CompilerServices.ValueTaskAwaiter`1");
+        IsTestProject = compilation.ReferencedAssemblyNames.Any(static a => s_testFrameworkAssemblies.Contains(a.Name));
+        // Finding the entry point binds every Main candidate: done on first need, once per compilation.
+        _entryPoint = new System.Lazy<IMethodSymbol?>(() => compilation.Options.OutputKind is OutputKind.ConsoleApplication or OutputKind.WindowsApplication
+            ? compilation.GetEntryPoint(System.Threading.CancellationToken.None)
+            : null);
+    }
+
+    public INamedTypeSymbol? Task { get; }
+    public INamedTypeSymbol? CancellationTokenSource { get; }
+    public INamedTypeSymbol? Timer { get; }
+    public INamedTypeSymbol? SpinWait { get; }
+    public INamedTypeSymbol? TimeProvider { get; }
+    public INamedTypeSymbol? TimeSpan { get; }
+    public INamedTypeSymbol? Parallel { get; }
+    public INamedTypeSymbol? List { get; }
+    public INamedTypeSymbol? Enumerable { get; }
+    public INamedTypeSymbol? Stopwatch { get; }
+    public INamedTypeSymbol? DateTime { get; }
+    public INamedTypeSymbol? DateTimeOffset { get; }
+    public INamedTypeSymbol? Environment { get; }
+    public INamedTypeSymbol? Thread { get; }
+    public INamedTypeSymbol? Monitor { get; }
+    public INamedTypeSymbol? WaitHandle { get; }
+    public INamedTypeSymbol? TaskOfT { get; }
+    public INamedTypeSymbol? TaskAwaiter { get; }
+    public INamedTypeSymbol? TaskAwaiterOfT { get; }
+    public INamedTypeSymbol? ValueTaskAwaiter { get; }
+    public INamedTypeSymbol? ValueTaskAwaiterOfT { get; }
+
+    /// <summary>The compilation references xunit, NUnit or MSTest: polling loops there are normal.</summary>
+    public bool IsTestProject { get; }
+
+    /// <summary>The program's entry point (Main or the top-level statements), which runs once.</summary>
+    public IMethodSymbol? EntryPoint => _entryPoint.Value;
+
+    /// <summary>True when <paramref name="method"/> has a parameter of type <c>System.TimeProvider</c>.</summary>
+    public bool TakesTimeProvider(IMethodSymbol method) =>
+        TimeProvider is not null && method.Parameters.Any(p => SymbolEqualityComparer.Default.Equals(p.Type, TimeProvider));
+}
