@@ -1,43 +1,22 @@
-using System.Collections.Immutable;
+using System.Collections.Generic;
 using System.Composition;
 using System.Threading;
-using System.Threading.Tasks;
 using CoarseTimers.Analyzers;
+using CoarseTimers.CodeFixes.Shared;
 using Microsoft.CodeAnalysis;
-using Microsoft.CodeAnalysis.CodeActions;
 using Microsoft.CodeAnalysis.CodeFixes;
-using Microsoft.CodeAnalysis.CSharp;
-using Microsoft.CodeAnalysis.CSharp.Syntax;
-using Microsoft.CodeAnalysis.Simplification;
 
 namespace CoarseTimers.CodeFixes.Fixes;
 
-/// <summary>CT0001: rewrites <c>Task.Delay(...)</c> to <c>CoarseTimer.Delay(...)</c>.</summary>
-[ExportCodeFixProvider(LanguageNames.CSharp, Name = nameof(TaskDelayCodeFixProvider)), Shared]
-public sealed class TaskDelayCodeFixProvider : CodeFixProvider
+/// <summary>CT0001: <c>Task.Delay(...)</c> to <c>CoarseTimer.Delay(...)</c>, same arguments (all four overloads match).</summary>
+[ExportCodeFixProvider(Microsoft.CodeAnalysis.LanguageNames.CSharp, Name = nameof(TaskDelayCodeFixProvider)), Shared]
+public sealed class TaskDelayCodeFixProvider : CoarseTimersCodeFixProvider
 {
-    public override ImmutableArray<string> FixableDiagnosticIds { get; } = ImmutableArray.Create(DiagnosticIds.TaskDelay);
-
-    public override FixAllProvider GetFixAllProvider() => WellKnownFixAllProviders.BatchFixer;
-
-    public override async Task RegisterCodeFixesAsync(CodeFixContext context)
+    public TaskDelayCodeFixProvider()
+        : base(DiagnosticIds.TaskDelay, "Use CoarseTimer.Delay", RuntimeNames.CoarseTimer)
     {
-        var root = await context.Document.GetSyntaxRootAsync(context.CancellationToken).ConfigureAwait(false);
-        if (root?.FindNode(context.Span, getInnermostNodeForTie: true) is not InvocationExpressionSyntax invocation)
-        {
-            return;
-        }
-
-        context.RegisterCodeFix(
-            CodeAction.Create("Use CoarseTimer.Delay", ct => RewriteAsync(context.Document, invocation, ct), equivalenceKey: DiagnosticIds.TaskDelay),
-            context.Diagnostics);
     }
 
-    private static async Task<Document> RewriteAsync(Document document, InvocationExpressionSyntax invocation, CancellationToken cancellationToken)
-    {
-        var root = await document.GetSyntaxRootAsync(cancellationToken).ConfigureAwait(false);
-        var target = SyntaxFactory.ParseExpression("global::CoarseTimers.CoarseTimer.Delay").WithAdditionalAnnotations(Simplifier.Annotation);
-        var rewritten = invocation.WithExpression(target.WithTriviaFrom(invocation.Expression));
-        return document.WithSyntaxRoot(root!.ReplaceNode(invocation, rewritten));
-    }
+    private protected override IReadOnlyList<DocumentEdit>? TryGetEdits(SyntaxNode node, SemanticModel model, CancellationToken cancellationToken) =>
+        StaticCallRewrite.Retarget(node, model, RuntimeNames.CoarseTimer, "Delay");
 }

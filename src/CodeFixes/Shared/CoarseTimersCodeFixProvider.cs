@@ -1,0 +1,111 @@
+using System.Collections.Generic;
+using System.Collections.Immutable;
+using System.Linq;
+using System.Threading;
+using System.Threading.Tasks;
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CodeActions;
+using Microsoft.CodeAnalysis.CodeFixes;
+using Microsoft.CodeAnalysis.Editing;
+using Microsoft.CodeAnalysis.Formatting;
+
+namespace CoarseTimers.CodeFixes.Shared;
+
+/// <summary>
+/// The shape every CoarseTimers fix shares: one diagnostic ID, one stable equivalence key (per rule, so Fix All and
+/// <c>dotnet format analyzers</c> group every site of the rule), no fix when the runtime is not referenced or the site
+/// cannot be rewritten safely, and Fix All (document, project, solution) that applies all of a document's edits in one
+/// pass. A rule supplies only <see cref="TryGetEdits"/>.
+/// </summary>
+public abstract class CoarseTimersCodeFixProvider : CodeFixProvider
+{
+    private readonly string _diagnosticId;
+    private readonly string _title;
+    private readonly string _runtimeType;
+
+    private protected CoarseTimersCodeFixProvider(string diagnosticId, string title, string runtimeType)
+    {
+        _diagnosticId = diagnosticId;
+        _title = title;
+        _runtimeType = runtimeType;
+        FixableDiagnosticIds = ImmutableArray.Create(diagnosticId);
+    }
+
+    public sealed override ImmutableArray<string> FixableDiagnosticIds { get; }
+
+    public sealed override FixAllProvider GetFixAllProvider() => new FixAll(this);
+
+    public sealed override async Task RegisterCodeFixesAsync(CodeFixContext context)
+    {
+        var document = context.Document;
+        var model = await document.GetSemanticModelAsync(context.CancellationToken).ConfigureAwait(false);
+        var root = await document.GetSyntaxRootAsync(context.CancellationToken).ConfigureAwait(false);
+        if (model is null || root is null || !RuntimeNames.IsAvailable(model.Compilation, _runtimeType))
+        {
+            return;
+        }
+
+        foreach (var diagnostic in context.Diagnostics)
+        {
+            var node = root.FindNode(diagnostic.Location.SourceSpan, getInnermostNodeForTie: true);
+            if (TryGetEdits(node, model, context.CancellationToken) is not null)
+            {
+                context.RegisterCodeFix(
+                    CodeAction.Create(_title, ct => ApplyAsync(document, ImmutableArray.Create(diagnostic), ct), equivalenceKey: _diagnosticId),
+                    diagnostic);
+            }
+        }
+    }
+
+    /// <summary>
+    /// The edits that fix the site reported at <paramref name="node"/> (the node the diagnostic spans, or the innermost
+    /// one around it), or null when it cannot be fixed without changing behaviour or breaking the build.
+    /// </summary>
+    private protected abstract IReadOnlyList<DocumentEdit>? TryGetEdits(SyntaxNode node, SemanticModel model, CancellationToken cancellationToken);
+
+    private async Task<Document> ApplyAsync(Document document, ImmutableArray<Diagnostic> diagnostics, CancellationToken cancellationToken)
+    {
+        var model = await document.GetSemanticModelAsync(cancellationToken).ConfigureAwait(false);
+        var root = await document.GetSyntaxRootAsync(cancellationToken).ConfigureAwait(false);
+        if (model is null || root is null || !RuntimeNames.IsAvailable(model.Compilation, _runtimeType))
+        {
+            return document;
+        }
+
+        var edits = new Dictionary<SyntaxNode, DocumentEdit>();
+        foreach (var diagnostic in diagnostics.OrderBy(d => d.Location.SourceSpan.Start))
+        {
+            var node = root.FindNode(diagnostic.Location.SourceSpan, getInnermostNodeForTie: true);
+            foreach (var edit in TryGetEdits(node, model, cancellationToken) ?? [])
+            {
+                // The first edit of a node wins: two sites that need the same rewrite (one declaration) apply it once.
+                if (!edits.ContainsKey(edit.Node))
+                {
+                    edits.Add(edit.Node, edit);
+                }
+            }
+        }
+
+        var editor = new SyntaxEditor(root, document.Project.Solution.Workspace.Services);
+        foreach (var edit in edits.Values.OrderByDescending(e => e.Node.SpanStart))
+        {
+            var rewrite = edit.Rewrite;
+            editor.ReplaceNode(edit.Node, (current, _) => rewrite(current).WithAdditionalAnnotations(Formatter.Annotation));
+        }
+
+        return document.WithSyntaxRoot(editor.GetChangedRoot());
+    }
+
+    /// <summary>Fix All for every scope: each document's diagnostics are applied in one pass (see <see cref="DocumentEdit"/>).</summary>
+    private sealed class FixAll : DocumentBasedFixAllProvider
+    {
+        private readonly CoarseTimersCodeFixProvider _provider;
+
+        public FixAll(CoarseTimersCodeFixProvider provider) => _provider = provider;
+
+        protected override string GetFixAllTitle(FixAllContext fixAllContext) => _provider._title;
+
+        protected override async Task<Document?> FixAllAsync(FixAllContext fixAllContext, Document document, ImmutableArray<Diagnostic> diagnostics) =>
+            diagnostics.IsEmpty ? document : await _provider.ApplyAsync(document, diagnostics, fixAllContext.CancellationToken).ConfigureAwait(false);
+    }
+}

@@ -1,0 +1,42 @@
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp;
+using Microsoft.CodeAnalysis.CSharp.Syntax;
+using Microsoft.CodeAnalysis.Simplification;
+
+namespace CoarseTimers.CodeFixes.Shared;
+
+/// <summary>
+/// Names of the runtime types the fixes write. Each is emitted qualified (<c>CoarseTimers.CoarseTimer</c>) with the
+/// Simplifier and add-imports annotations: the code action's clean-up then adds <c>using CoarseTimers;</c> once, in the
+/// file's own style (placement, sorting, file-scoped namespaces, global usings), and shortens the name where that binds
+/// to the same type, leaving it qualified where a short name would clash.
+/// </summary>
+internal static class RuntimeNames
+{
+    public const string Namespace = "CoarseTimers";
+    public const string CoarseTimer = "CoarseTimer";
+    public const string CoarseCancellationTokenSource = "CoarseCancellationTokenSource";
+    public const string SpinThenBlock = "SpinThenBlock";
+
+    /// <summary>True when the compilation references the runtime, so rewritten code can compile.</summary>
+    public static bool IsAvailable(Compilation compilation, string typeName) =>
+        compilation.GetTypeByMetadataName(Namespace + "." + typeName) is not null;
+
+    /// <summary>
+    /// <c>CoarseTimers.T</c>, or <c>global::CoarseTimers.T</c> when <c>CoarseTimers</c> would bind to something else
+    /// at <paramref name="position"/>; annotated for import and simplification.
+    /// </summary>
+    public static TypeSyntax Type(string typeName, SemanticModel model, int position)
+    {
+        var symbol = model.GetSpeculativeSymbolInfo(position, SyntaxFactory.IdentifierName(Namespace), SpeculativeBindingOption.BindAsTypeOrNamespace).Symbol;
+        NameSyntax left = symbol is null or INamespaceSymbol { Name: Namespace, ContainingNamespace.IsGlobalNamespace: true }
+            ? SyntaxFactory.IdentifierName(Namespace)
+            : SyntaxFactory.AliasQualifiedName(SyntaxFactory.IdentifierName(SyntaxFactory.Token(SyntaxKind.GlobalKeyword)), SyntaxFactory.IdentifierName(Namespace));
+        return SyntaxFactory.QualifiedName(left, SyntaxFactory.IdentifierName(typeName))
+            .WithAdditionalAnnotations(Simplifier.Annotation, Simplifier.AddImportsAnnotation);
+    }
+
+    /// <summary><c>CoarseTimers.T.member</c>, annotated as <see cref="Type"/>.</summary>
+    public static MemberAccessExpressionSyntax StaticMember(string typeName, string member, SemanticModel model, int position) =>
+        SyntaxFactory.MemberAccessExpression(SyntaxKind.SimpleMemberAccessExpression, Type(typeName, model, position), SyntaxFactory.IdentifierName(member));
+}

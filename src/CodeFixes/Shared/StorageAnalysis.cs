@@ -1,0 +1,192 @@
+using System.Collections.Generic;
+using System.Linq;
+using System.Threading;
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp;
+using Microsoft.CodeAnalysis.CSharp.Syntax;
+
+namespace CoarseTimers.CodeFixes.Shared;
+
+/// <summary>
+/// Where a created object is stored, and whether changing that storage's type is safe: every reference to the local,
+/// private field or private property must be visible in this document and use it only in ways the runtime type also
+/// supports. Anything else (passed on, returned, compared by type, assigned elsewhere) means no fix.
+/// </summary>
+internal sealed class StorageAnalysis
+{
+    private StorageAnalysis(ISymbol symbol, TypeSyntax? declaredType, IReadOnlyList<IdentifierNameSyntax> references, IReadOnlyList<ExpressionSyntax> assignedValues)
+    {
+        Symbol = symbol;
+        DeclaredType = declaredType;
+        References = references;
+        AssignedValues = assignedValues;
+    }
+
+    public ISymbol Symbol { get; }
+
+    /// <summary>The declaration's type syntax (<c>var</c> included), or null when the storage has none in this document.</summary>
+    public TypeSyntax? DeclaredType { get; }
+
+    public IReadOnlyList<IdentifierNameSyntax> References { get; }
+
+    /// <summary>Every value stored in it: the initializer and the right-hand sides of assignments.</summary>
+    public IReadOnlyList<ExpressionSyntax> AssignedValues { get; }
+
+    /// <summary>The symbol <paramref name="expression"/> is stored into: a declared local, or the target of an assignment.</summary>
+    public static ISymbol? StorageOf(ExpressionSyntax expression, SemanticModel model, CancellationToken cancellationToken)
+    {
+        var outer = expression;
+        while (outer.Parent is ParenthesizedExpressionSyntax parenthesized)
+        {
+            outer = parenthesized;
+        }
+
+        return outer.Parent switch
+        {
+            EqualsValueClauseSyntax { Parent: VariableDeclaratorSyntax declarator } => model.GetDeclaredSymbol(declarator, cancellationToken),
+            EqualsValueClauseSyntax { Parent: PropertyDeclarationSyntax property } => model.GetDeclaredSymbol(property, cancellationToken),
+            AssignmentExpressionSyntax assignment when assignment.IsKind(SyntaxKind.SimpleAssignmentExpression) && assignment.Right == outer =>
+                model.GetSymbolInfo(assignment.Left, cancellationToken).Symbol,
+            _ => null,
+        };
+    }
+
+    /// <summary>
+    /// Analyzes every use of <paramref name="symbol"/> (a local, or a private field/property whose type is declared
+    /// wholly in this document). Null when it cannot be analyzed here.
+    /// </summary>
+    public static StorageAnalysis? Analyze(ISymbol symbol, SemanticModel model, CancellationToken cancellationToken)
+    {
+        SyntaxNode? scope;
+        TypeSyntax? declaredType = null;
+        var values = new List<ExpressionSyntax>();
+        switch (symbol)
+        {
+            case ILocalSymbol local:
+                var declarator = local.DeclaringSyntaxReferences.FirstOrDefault()?.GetSyntax(cancellationToken) as VariableDeclaratorSyntax;
+                if (declarator?.Parent is not VariableDeclarationSyntax { Variables.Count: 1 } declaration || declarator.SyntaxTree != model.SyntaxTree)
+                {
+                    return null;
+                }
+
+                declaredType = declaration.Type;
+                if (declarator.Initializer is { } localInitializer)
+                {
+                    values.Add(localInitializer.Value);
+                }
+
+                scope = declarator.FirstAncestorOrSelf<SyntaxNode>(n => n is BaseMethodDeclarationSyntax or AccessorDeclarationSyntax or LocalFunctionStatementSyntax or AnonymousFunctionExpressionSyntax or GlobalStatementSyntax or CompilationUnitSyntax);
+                if (scope is GlobalStatementSyntax)
+                {
+                    scope = scope.Parent;
+                }
+
+                break;
+            case IFieldSymbol { DeclaredAccessibility: Accessibility.Private, IsImplicitlyDeclared: false } field:
+                if (field.DeclaringSyntaxReferences.FirstOrDefault()?.GetSyntax(cancellationToken) is not VariableDeclaratorSyntax { Parent: VariableDeclarationSyntax { Variables.Count: 1 } fieldDeclaration } fieldDeclarator ||
+                    fieldDeclarator.SyntaxTree != model.SyntaxTree)
+                {
+                    return null;
+                }
+
+                declaredType = fieldDeclaration.Type;
+                if (fieldDeclarator.Initializer is { } fieldInitializer)
+                {
+                    values.Add(fieldInitializer.Value);
+                }
+
+                scope = TypeScope(field.ContainingType, model, cancellationToken);
+                break;
+            case IPropertySymbol { DeclaredAccessibility: Accessibility.Private } property:
+                if (property.DeclaringSyntaxReferences.FirstOrDefault()?.GetSyntax(cancellationToken) is not PropertyDeclarationSyntax propertyDeclaration ||
+                    propertyDeclaration.SyntaxTree != model.SyntaxTree || propertyDeclaration.AccessorList is null ||
+                    propertyDeclaration.AccessorList.Accessors.Any(a => a.Body is not null || a.ExpressionBody is not null))
+                {
+                    return null;
+                }
+
+                declaredType = propertyDeclaration.Type;
+                if (propertyDeclaration.Initializer is { } propertyInitializer)
+                {
+                    values.Add(propertyInitializer.Value);
+                }
+
+                scope = TypeScope(property.ContainingType, model, cancellationToken);
+                break;
+            default:
+                return null;
+        }
+
+        if (scope is null)
+        {
+            return null;
+        }
+
+        var references = new List<IdentifierNameSyntax>();
+        foreach (var identifier in scope.DescendantNodes().OfType<IdentifierNameSyntax>())
+        {
+            if (identifier.Identifier.ValueText != symbol.Name ||
+                !SymbolEqualityComparer.Default.Equals(model.GetSymbolInfo(identifier, cancellationToken).Symbol, symbol))
+            {
+                continue;
+            }
+
+            references.Add(identifier);
+            if (AssignmentOf(identifier) is { } assigned)
+            {
+                values.Add(assigned);
+            }
+        }
+
+        return new StorageAnalysis(symbol, declaredType, references, values);
+    }
+
+    /// <summary>
+    /// True when every reference only calls members that <paramref name="allowedMembers"/> names on it, disposes it,
+    /// compares it with null, or assigns it: uses that compile and behave the same with the runtime type.
+    /// </summary>
+    public bool UsedOnlyThrough(ISet<string> allowedMembers)
+    {
+        foreach (var reference in References)
+        {
+            SyntaxNode expression = reference;
+            if (expression.Parent is MemberAccessExpressionSyntax { Name: var thisName } thisAccess && thisAccess.Expression is ThisExpressionSyntax && thisName == reference)
+            {
+                expression = thisAccess;
+            }
+
+            switch (expression.Parent)
+            {
+                case MemberAccessExpressionSyntax access when access.Expression == expression && allowedMembers.Contains(access.Name.Identifier.ValueText):
+                case ConditionalAccessExpressionSyntax conditional when conditional.Expression == expression &&
+                    conditional.WhenNotNull is InvocationExpressionSyntax { Expression: MemberBindingExpressionSyntax binding } && allowedMembers.Contains(binding.Name.Identifier.ValueText):
+                case AssignmentExpressionSyntax assignment when assignment.Left == expression && assignment.IsKind(SyntaxKind.SimpleAssignmentExpression):
+                case BinaryExpressionSyntax binary when (binary.IsKind(SyntaxKind.EqualsExpression) || binary.IsKind(SyntaxKind.NotEqualsExpression)) && (IsNull(binary.Left) || IsNull(binary.Right)):
+                case IsPatternExpressionSyntax { Pattern: ConstantPatternSyntax constant } when IsNull(constant.Expression):
+                case IsPatternExpressionSyntax { Pattern: UnaryPatternSyntax { Pattern: ConstantPatternSyntax notConstant } } when IsNull(notConstant.Expression):
+                case UsingStatementSyntax:
+                case ArgumentSyntax { Parent.Parent: InvocationExpressionSyntax { Expression: IdentifierNameSyntax { Identifier.ValueText: "nameof" } } }:
+                    continue;
+                default:
+                    return false;
+            }
+        }
+
+        return true;
+    }
+
+    private static bool IsNull(ExpressionSyntax expression) => expression.IsKind(SyntaxKind.NullLiteralExpression);
+
+    private static ExpressionSyntax? AssignmentOf(IdentifierNameSyntax identifier)
+    {
+        SyntaxNode target = identifier.Parent is MemberAccessExpressionSyntax { Expression: ThisExpressionSyntax } access && access.Name == identifier ? access : identifier;
+        return target.Parent is AssignmentExpressionSyntax assignment && assignment.Left == target ? assignment.Right : null;
+    }
+
+    /// <summary>The type's declaration, when it is declared once, in this document.</summary>
+    private static SyntaxNode? TypeScope(INamedTypeSymbol type, SemanticModel model, CancellationToken cancellationToken)
+    {
+        var references = type.DeclaringSyntaxReferences;
+        return references.Length == 1 && references[0].SyntaxTree == model.SyntaxTree ? references[0].GetSyntax(cancellationToken) : null;
+    }
+}
