@@ -62,7 +62,7 @@ fi
 
 # 3. The sample's behaviour before any fix.
 run_sample before
-step "run sample before fixes" "$([ -s "$work/before.txt" ] && echo ok || echo FAIL)" "$(wc -l <"$work/before.txt") summary lines"
+step "run sample before fixes" "$([ -s "$work/before.txt" ] && echo ok || echo FAIL)" "$(wc -l <"$work/before.txt" 2>/dev/null || echo 0) summary lines"
 
 # 4. A plain build shows the warnings, with file and line, and none in the cold code (Program.cs).
 (cd "$sample" && dotnet build --no-incremental >"$work/build1.log" 2>&1)
@@ -84,7 +84,7 @@ fi
 # 6. Apply every fix from the command line.
 if (cd "$sample" && dotnet format analyzers SampleService.csproj --diagnostics CT0001 CT0002 CT0003 CT0004 --severity warn -v diag >"$work/format.log" 2>&1); then
   changed="$(diff -rq "$work/original" "$sample" -x bin -x obj -x '*.csproj' | wc -l)"
-  step "dotnet format analyzers" ok "$changed files rewritten"
+  if [ "$changed" -gt 0 ]; then step "dotnet format analyzers" ok "$changed files rewritten"; else step "dotnet format analyzers" FAIL "nothing rewritten"; fi
 else
   step "dotnet format analyzers" FAIL "see log"; tail -30 "$work/format.log"
 fi
@@ -109,6 +109,9 @@ else
   step "run sample after fixes" FAIL "summary differs"; diff "$work/before.txt" "$work/after.txt"; cat "$work/run-after.log"
 fi
 
+echo
+echo "what dotnet format analyzers rewrote:"
+diff -ru -x bin -x obj -x '*.csproj' -x nuget.config "$work/original" "$sample" | grep -E '^[-+][^-+]' | sed 's/^/  /'
 echo
 echo "CoarseTimers end-to-end report"
 printf '%s\n' "${results[@]}"

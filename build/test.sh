@@ -29,4 +29,7 @@ if [ "$status" -ne 0 ] || [ "$passed" -eq 0 ]; then
 fi
 
 
+echo "== end-to-end (pack, install, warn, fix, enforce)"
+bash build/e2e.sh
+
 echo "tests: $passed passed, $failed failed"

@@ -8,6 +8,7 @@ using Microsoft.CodeAnalysis.CodeActions;
 using Microsoft.CodeAnalysis.CodeFixes;
 using Microsoft.CodeAnalysis.Editing;
 using Microsoft.CodeAnalysis.Formatting;
+using Microsoft.CodeAnalysis.Simplification;
 
 namespace CoarseTimers.CodeFixes.Shared;
 
@@ -93,7 +94,12 @@ public abstract class CoarseTimersCodeFixProvider : CodeFixProvider
             editor.ReplaceNode(edit.Node, (current, _) => rewrite(current).WithAdditionalAnnotations(Formatter.Annotation));
         }
 
-        return document.WithSyntaxRoot(editor.GetChangedRoot());
+        // Clean up here rather than rely on the host: `dotnet format` applies the changed document as it is. Adds
+        // `using CoarseTimers;` in the file's style where safe, shortens the names it makes valid, formats the edits.
+        var changed = document.WithSyntaxRoot(editor.GetChangedRoot());
+        changed = await ImportAdder.AddImportsAsync(changed, Simplifier.AddImportsAnnotation, cancellationToken: cancellationToken).ConfigureAwait(false);
+        changed = await Simplifier.ReduceAsync(changed, Simplifier.Annotation, cancellationToken: cancellationToken).ConfigureAwait(false);
+        return await Formatter.FormatAsync(changed, Formatter.Annotation, cancellationToken: cancellationToken).ConfigureAwait(false);
     }
 
     /// <summary>Fix All for every scope: each document's diagnostics are applied in one pass (see <see cref="DocumentEdit"/>).</summary>
