@@ -1,0 +1,238 @@
+using System.Threading.Tasks;
+using CoarseTimers.Analyzers.Rules;
+using CoarseTimers.Analyzers.Tests.Infrastructure;
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.Testing;
+using Xunit;
+using Verify = CoarseTimers.Analyzers.Tests.Infrastructure.AnalyzerVerifier<CoarseTimers.Analyzers.Rules.TaskDelayAnalyzer>;
+
+namespace CoarseTimers.Analyzers.Tests.Analyzers;
+
+public class TaskDelayAnalyzerTests
+{
+    private static DiagnosticResult Expected(string reason) =>
+        new DiagnosticResult(DiagnosticIds.TaskDelay, DiagnosticSeverity.Warning).WithLocation(0).WithArguments(reason);
+
+    [Theory]
+    [InlineData("for (var i = 0; i < 3; i++) { await {|#0:Task.Delay(5)|}; }")]
+    [InlineData("foreach (var x in new[] { 1 }) { await {|#0:Task.Delay(x)|}; }")]
+    [InlineData("while (true) { await {|#0:Task.Delay(5)|}; }")]
+    [InlineData("do { await {|#0:Task.Delay(TimeSpan.FromMilliseconds(5), CancellationToken.None)|}; } while (true);")]
+    [InlineData("await foreach (var x in Items()) { await {|#0:Task.Delay(5)|}; }")]
+    [InlineData("for (;;) { Func<Task> f = async () => await {|#0:Task.Delay(5)|}; await f(); }")]
+    [InlineData("for (;;) { await Local(); async Task Local() => await {|#0:Task.Delay(5)|}; }")]
+    [InlineData("for (var i = 0; i < 3; i++) { await {|#0:Task.Delay(millisecondsDelay: 5, cancellationToken: default)|}; }")]
+    public Task Loop_bodies_are_hot(string body) =>
+        Verify.VerifyAsync(Wrap(body), Expected("inside a loop"));
+
+    [Theory]
+    [InlineData("await Task.Delay(5);")]
+    [InlineData("Func<Task> f = async () => await Task.Delay(5); for (var i = 0; i < 3; i++) { await f(); }")]
+    [InlineData("while (await Probe(Task.Delay(5))) { }")]
+    [InlineData("for (;;) { await Task.Delay(TimeSpan.FromSeconds(30)); }")]
+    [InlineData("for (;;) { await Task.Delay(1000); }")]
+    [InlineData("for (;;) { await Task.Delay(new TimeSpan(0, 1, 0)); }")]
+    [InlineData("for (;;) { await Task.Delay(TimeSpan.FromMinutes(1), CancellationToken.None); }")]
+    [InlineData("for (;;) { await Task.Delay(TimeSpan.FromSeconds(1), TimeProvider.System); }")]
+    public Task Cold_sites_and_pacing_loops_are_not_flagged(string body) =>
+        Verify.VerifyAsync(Wrap(body));
+
+    [Fact]
+    public Task Pacing_threshold_is_configurable() =>
+        Verify.VerifyAsync(Wrap("for (;;) { await {|#0:Task.Delay(TimeSpan.FromSeconds(30))|}; }"), "coarse_timers.pacing_threshold_ms = 60000", Expected("inside a loop"));
+
+    [Theory]
+    [InlineData("Parallel.For(0, 10, i => {|#0:Task.Delay(5)|}.Wait());")]
+    [InlineData("Parallel.ForEach(new[] { 1 }, i => {|#0:Task.Delay(i)|}.Wait());")]
+    [InlineData("await Parallel.ForEachAsync(new[] { 1 }, async (i, ct) => await {|#0:Task.Delay(i, ct)|});")]
+    [InlineData("new List<int> { 1 }.ForEach(i => {|#0:Task.Delay(i)|}.Wait());")]
+    [InlineData("await Task.WhenAll(new[] { 1, 2 }.Select(async i => await {|#0:Task.Delay(i)|}));")]
+    [InlineData("_ = new[] { 1 }.SelectMany(i => new[] { {|#0:Task.Delay(i)|} }).ToList();")]
+    public Task Per_item_delegates_are_hot(string body) =>
+        Verify.VerifyAsync(Wrap(body), Expected("per-item delegate"));
+
+    [Fact]
+    public Task Where_is_not_a_per_item_delegate() =>
+        Verify.VerifyAsync(Wrap("_ = new[] { 1 }.Where(i => Task.Delay(i).IsCompleted).ToList();"));
+
+    [Theory]
+    [InlineData("await Task.WhenAny(Work(), {|#0:Task.Delay(100)|});")]
+    [InlineData("await Task.WhenAny(new[] { Work(), {|#0:Task.Delay(TimeSpan.FromSeconds(5))|} });")]
+    public Task Delay_in_WhenAny_is_a_per_operation_timeout(string body) =>
+        Verify.VerifyAsync(Wrap(body), Expected("per-operation timeout"));
+
+    [Fact]
+    public Task Per_operation_timeouts_can_be_switched_off() =>
+        Verify.VerifyAsync(Wrap("await Task.WhenAny(Work(), Task.Delay(100));"), "coarse_timers.per_operation_timeouts = false");
+
+    [Fact]
+    public Task Declared_hot_path_on_member_or_type()
+    {
+        const string source = """
+            using System.Threading.Tasks;
+            using CoarseTimers;
+
+            class C
+            {
+                [HotPath] Task M() => {|#0:Task.Delay(5)|};
+            }
+
+            [HotPath]
+            class D
+            {
+                Task M() => {|#1:Task.Delay(5)|};
+                int P { get { Task.Delay(1); return 0; } }
+            }
+            """;
+        return Verify.VerifyAsync(source.Replace("Task.Delay(1);", "{|#2:Task.Delay(1)|};"),
+            Expected("declared hot path"),
+            new DiagnosticResult(DiagnosticIds.TaskDelay, DiagnosticSeverity.Warning).WithLocation(1).WithArguments("declared hot path"),
+            new DiagnosticResult(DiagnosticIds.TaskDelay, DiagnosticSeverity.Warning).WithLocation(2).WithArguments("declared hot path"));
+    }
+
+    [Fact]
+    public Task Any_attribute_named_HotPath_and_configured_attributes_count()
+    {
+        const string source = """
+            using System;
+            using System.Threading.Tasks;
+
+            namespace Mine
+            {
+                sealed class HotPathAttribute : Attribute { }
+                sealed class PerRequestAttribute : Attribute { }
+
+                class C
+                {
+                    [HotPath] Task A() => {|#0:Task.Delay(5)|};
+                    [PerRequest] Task B() => {|#1:Task.Delay(5)|};
+                    Task Cold() => Task.Delay(5);
+                }
+            }
+            """;
+        return Verify.VerifyAsync(source, "coarse_timers.hot_path_attributes = Mine.PerRequest",
+            Expected("declared hot path"),
+            new DiagnosticResult(DiagnosticIds.TaskDelay, DiagnosticSeverity.Warning).WithLocation(1).WithArguments("declared hot path"));
+    }
+
+    [Fact]
+    public Task Scope_all_flags_everything_and_scope_declared_only_attributes()
+    {
+        var all = Verify.VerifyAsync(Wrap("await {|#0:Task.Delay(5)|};"), "coarse_timers.hot_path_scope = all", Expected("hot_path_scope = all"));
+        var declared = Verify.VerifyAsync(Wrap("for (;;) { await Task.Delay(5); }"), "coarse_timers.hot_path_scope = declared");
+        return Task.WhenAll(all, declared);
+    }
+
+    [Fact]
+    public Task Rule_specific_option_wins_and_bad_values_fall_back()
+    {
+        var specific = Verify.VerifyAsync(Wrap("await Task.Delay(5); for (;;) { await Task.Delay(5); }"),
+            "coarse_timers.hot_path_scope = all\ncoarse_timers.CT0001.hot_path_scope = declared");
+        var bad = Verify.VerifyAsync(Wrap("for (var i = 0; i < 1; i++) { await {|#0:Task.Delay(5)|}; }"),
+            "coarse_timers.hot_path_scope = sometimes\ncoarse_timers.pacing_threshold_ms = -5\ncoarse_timers.per_operation_timeouts = maybe",
+            Expected("inside a loop"));
+        return Task.WhenAll(specific, bad);
+    }
+
+    [Fact]
+    public Task Using_static_Delay_is_matched_by_symbol()
+    {
+        const string source = """
+            using System.Threading.Tasks;
+            using static System.Threading.Tasks.Task;
+
+            class C
+            {
+                async Task M()
+                {
+                    for (;;) { await {|#0:Delay(5)|}; }
+                }
+            }
+            """;
+        return Verify.VerifyAsync(source, Expected("inside a loop"));
+    }
+
+    [Fact]
+    public Task A_users_own_Delay_is_never_flagged()
+    {
+        const string source = """
+            using System.Threading.Tasks;
+
+            static class Task2 { public static System.Threading.Tasks.Task Delay(int ms) => System.Threading.Tasks.Task.CompletedTask; }
+
+            namespace Other
+            {
+                class Task { public static System.Threading.Tasks.Task Delay(int ms) => System.Threading.Tasks.Task.CompletedTask; }
+
+                class C
+                {
+                    async System.Threading.Tasks.Task M()
+                    {
+                        for (;;) { await Task.Delay(5); await Task2.Delay(5); }
+                    }
+                }
+            }
+            """;
+        return Verify.VerifyAsync(source);
+    }
+
+    [Fact]
+    public Task Test_projects_only_see_declared_and_scope_rules_unless_enabled()
+    {
+        var test = new AnalyzerVerifier<TaskDelayAnalyzer> { TestCode = Wrap("for (;;) { await Task.Delay(5); }") };
+        test.TestState.AdditionalReferences.Add(TestFrameworkReference.Create("xunit.core"));
+        var enabled = new AnalyzerVerifier<TaskDelayAnalyzer> { TestCode = Wrap("for (;;) { await {|#0:Task.Delay(5)|}; }") };
+        enabled.TestState.AdditionalReferences.Add(TestFrameworkReference.Create("nunit.framework"));
+        enabled.WithEditorConfig("coarse_timers.analyze_test_projects = true");
+        enabled.ExpectedDiagnostics.Add(Expected("inside a loop"));
+        return Task.WhenAll(test.RunAsync(), enabled.RunAsync());
+    }
+
+    [Fact]
+    public Task Generated_code_is_skipped()
+    {
+        var test = new AnalyzerVerifier<TaskDelayAnalyzer>();
+        test.TestState.Sources.Add(("Generated.g.cs", Wrap("for (;;) { await Task.Delay(5); }")));
+        test.TestState.Sources.Add(("Other.cs", "// <auto-generated/>\n" + Wrap("for (;;) { await Task.Delay(5); }").Replace("class C", "class D")));
+        return test.RunAsync();
+    }
+
+    [Fact]
+    public Task Top_level_statements_entry_point_is_cold_but_its_loops_and_lambdas_are_not()
+    {
+        const string source = """
+            using System;
+            using System.Threading.Tasks;
+
+            await Task.Delay(1);
+            await Task.WhenAny(Task.CompletedTask, Task.Delay(100));
+            for (var i = 0; i < 2; i++) { await {|#0:Task.Delay(1)|}; }
+            Func<Task> handler = () => Task.WhenAny(Task.CompletedTask, {|#1:Task.Delay(100)|});
+            await handler();
+            """;
+        var test = new AnalyzerVerifier<TaskDelayAnalyzer> { TestCode = source }.AsConsoleApplication();
+        test.ExpectedDiagnostics.Add(Expected("inside a loop"));
+        test.ExpectedDiagnostics.Add(new DiagnosticResult(DiagnosticIds.TaskDelay, DiagnosticSeverity.Warning).WithLocation(1).WithArguments("per-operation timeout"));
+        return test.RunAsync();
+    }
+
+    internal static string Wrap(string body) => $$"""
+        using System;
+        using System.Collections.Generic;
+        using System.Linq;
+        using System.Threading;
+        using System.Threading.Tasks;
+
+        class C
+        {
+            async Task M()
+            {
+                {{body}}
+            }
+
+            static Task Work() => Task.CompletedTask;
+            static Task<bool> Probe(Task t) => Task.FromResult(false);
+            static async IAsyncEnumerable<int> Items() { yield return 1; await Task.CompletedTask; }
+        }
+        """;
+}

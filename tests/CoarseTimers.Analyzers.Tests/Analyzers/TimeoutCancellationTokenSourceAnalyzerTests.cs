@@ -1,0 +1,105 @@
+using System.Threading.Tasks;
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.Testing;
+using Xunit;
+using Verify = CoarseTimers.Analyzers.Tests.Infrastructure.AnalyzerVerifier<CoarseTimers.Analyzers.Rules.TimeoutCancellationTokenSourceAnalyzer>;
+
+namespace CoarseTimers.Analyzers.Tests.Analyzers;
+
+public class TimeoutCancellationTokenSourceAnalyzerTests
+{
+    private static DiagnosticResult Expected(string kind, string reason, int location = 0) =>
+        new DiagnosticResult(DiagnosticIds.TimeoutCancellationTokenSource, DiagnosticSeverity.Warning).WithLocation(location).WithArguments(kind, reason);
+
+    [Theory]
+    [InlineData("using var cts = {|#0:new CancellationTokenSource(TimeSpan.FromSeconds(5))|};")]
+    [InlineData("using (var cts = {|#0:new CancellationTokenSource(5000)|}) { }")]
+    [InlineData("CancellationTokenSource cts = {|#0:new(5000)|}; cts.Dispose();")]
+    [InlineData("CancellationTokenSource cts; cts = {|#0:new CancellationTokenSource(5000)|};")]
+    public Task Timeout_source_in_a_local_is_a_per_operation_timeout(string body) =>
+        Verify.VerifyAsync(TaskDelayAnalyzerTests.Wrap(body), Expected("new CancellationTokenSource(timeout)", "per-operation timeout"));
+
+    [Theory]
+    [InlineData("using var cts = new CancellationTokenSource(); {|#0:cts.CancelAfter(5000)|};")]
+    [InlineData("using var cts = CancellationTokenSource.CreateLinkedTokenSource(default, default); {|#0:cts.CancelAfter(TimeSpan.FromSeconds(1))|};")]
+    public Task CancelAfter_on_a_local_is_a_per_operation_timeout(string body) =>
+        Verify.VerifyAsync(TaskDelayAnalyzerTests.Wrap(body), Expected("CancelAfter", "per-operation timeout"));
+
+    [Theory]
+    [InlineData("using var cts = new CancellationTokenSource();")]
+    [InlineData("using var cts = new CancellationTokenSource(TimeSpan.FromSeconds(5), TimeProvider.System);")]
+    [InlineData("s_field = new CancellationTokenSource(5000);")]
+    [InlineData("s_field.CancelAfter(5000);")]
+    [InlineData("Use(new CancellationTokenSource(5000));")]
+    public Task Sources_without_timeout_or_held_elsewhere_are_cold(string body) =>
+        Verify.VerifyAsync(Wrap(body));
+
+    [Fact]
+    public Task Field_source_in_a_loop_is_hot() =>
+        Verify.VerifyAsync(Wrap("for (;;) { {|#0:s_field.CancelAfter(50)|}; }"), Expected("CancelAfter", "inside a loop"));
+
+    [Fact]
+    public Task Per_operation_timeouts_switch_off() =>
+        Verify.VerifyAsync(Wrap("using var cts = new CancellationTokenSource(5000);"), "coarse_timers.per_operation_timeouts = false");
+
+    [Fact]
+    public Task Static_constructor_and_Main_run_once()
+    {
+        const string source = """
+            using System.Threading;
+
+            class Program
+            {
+                static readonly CancellationToken s_token;
+
+                static Program()
+                {
+                    using var cts = new CancellationTokenSource(1000);
+                    s_token = cts.Token;
+                }
+
+                static void Main()
+                {
+                    using var cts = new CancellationTokenSource(1000);
+                    cts.CancelAfter(5);
+                }
+            }
+            """;
+        return new Verify { TestCode = source }.AsConsoleApplication().RunAsync();
+    }
+
+    [Fact]
+    public Task A_user_type_named_CancellationTokenSource_is_not_flagged() =>
+        Verify.VerifyAsync("""
+            namespace Mine
+            {
+                class CancellationTokenSource { public CancellationTokenSource(int ms) { } public void CancelAfter(int ms) { } }
+
+                class C
+                {
+                    void M()
+                    {
+                        var cts = new CancellationTokenSource(5);
+                        cts.CancelAfter(5);
+                    }
+                }
+            }
+            """);
+
+    private static string Wrap(string body) => $$"""
+        using System;
+        using System.Threading;
+
+        class C
+        {
+            static CancellationTokenSource s_field = new();
+
+            void M()
+            {
+                {{body}}
+            }
+
+            static void Use(CancellationTokenSource source) { }
+        }
+        """;
+}
