@@ -36,7 +36,15 @@ internal static class RuntimeNames
             .WithAdditionalAnnotations(Simplifier.Annotation, Simplifier.AddImportsAnnotation);
     }
 
-    /// <summary><c>CoarseTimers.T.member</c>, annotated as <see cref="Type"/>.</summary>
-    public static MemberAccessExpressionSyntax StaticMember(string typeName, string member, SemanticModel model, int position) =>
-        SyntaxFactory.MemberAccessExpression(SyntaxKind.SimpleMemberAccessExpression, Type(typeName, model, position), SyntaxFactory.IdentifierName(member));
+    /// <summary>
+    /// <c>CoarseTimers.T.member</c> as an expression (member accesses, the shape the parser gives that text), with the
+    /// type part annotated as in <see cref="Type"/>.
+    /// </summary>
+    public static MemberAccessExpressionSyntax StaticMember(string typeName, string member, SemanticModel model, int position)
+    {
+        var qualified = (QualifiedNameSyntax)Type(typeName, model, position);
+        var type = SyntaxFactory.MemberAccessExpression(SyntaxKind.SimpleMemberAccessExpression, qualified.Left, qualified.Right)
+            .WithAdditionalAnnotations(Simplifier.Annotation, Simplifier.AddImportsAnnotation);
+        return SyntaxFactory.MemberAccessExpression(SyntaxKind.SimpleMemberAccessExpression, type, SyntaxFactory.IdentifierName(member));
+    }
 }
