@@ -70,7 +70,8 @@ dotnet build --no-restore --no-incremental -c Release -p:ReportAnalyzer=true -v:
 ours=$(grep -E '^\s+[0-9.]+\s+[0-9<]+\s+CoarseTimers.Analyzers' build.log | head -1 | awk '{print $1}')
 total_analyzers=$(grep -m1 -oE 'Total analyzer execution time: [0-9.]+' build.log | awk '{print $5}')
 csc_ms=$(grep -E '^\s+[0-9]+ ms\s+Csc\s' build.log | tail -1 | awk '{print $1}')
-warnings=$(grep -cE 'warning CT000[1-4]' build.log || true)
+warnings=$(grep -E 'warning CT000[1-4]' build.log | sort -u | wc -l)
+grep -A6 -E '^\s+[0-9.]+\s+[0-9<]+\s+CoarseTimers.Analyzers' build.log | head -7 || true
 echo "files: $files, CT warnings: $warnings"
 echo "CoarseTimers analyzers: ${ours:-?} s; all analyzers: ${total_analyzers:-?} s; Csc task: ${csc_ms:-?} ms"
 if [ -n "${ours:-}" ] && [ -n "${csc_ms:-}" ]; then

@@ -14,7 +14,10 @@ namespace CoarseTimers.Benchmarks;
 [MemoryDiagnoser]
 [GroupBenchmarksBy(BenchmarkLogicalGroupRule.ByCategory, BenchmarkLogicalGroupRule.ByParams)]
 [CategoriesColumn]
-[SimpleJob(launchCount: 1, warmupCount: 2, iterationCount: 5)]
+// In-process: no per-benchmark build (a build on a loaded 2-core machine can exceed BenchmarkDotNet's build timeout).
+[InProcess]
+[WarmupCount(2)]
+[IterationCount(5)]
 public class ScheduleCancelBenchmarks
 {
     /// <summary>Operations per invocation, split evenly over the threads, so BenchmarkDotNet reports time and bytes per operation.</summary>
