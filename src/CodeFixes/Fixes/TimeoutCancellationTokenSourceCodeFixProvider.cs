@@ -77,7 +77,8 @@ public sealed class TimeoutCancellationTokenSourceCodeFixProvider : CoarseTimers
         var edits = new List<DocumentEdit>();
         foreach (var value in storage.AssignedValues)
         {
-            if (value.IsKind(SyntaxKind.NullLiteralExpression))
+            // Null, or a value already coarse (an earlier fix of another site on this variable): nothing to rewrite.
+            if (value.IsKind(SyntaxKind.NullLiteralExpression) || IsCoarseSource(value, model, cancellationToken))
             {
                 continue;
             }
@@ -100,11 +101,16 @@ public sealed class TimeoutCancellationTokenSourceCodeFixProvider : CoarseTimers
 
         if (changeDeclaredType && storage.DeclaredType is { IsVar: false } declared)
         {
-            edits.Add(new DocumentEdit(declared, current => RuntimeNames.Type(RuntimeNames.CoarseCancellationTokenSource, model, declared.SpanStart).WithTriviaFrom(current)));
+            edits.Add(DeclaredTypeRewrite.To(RuntimeNames.CoarseCancellationTokenSource, declared, model));
         }
 
         return edits;
     }
+
+    private static bool IsCoarseSource(ExpressionSyntax value, SemanticModel model, CancellationToken cancellationToken) =>
+        SymbolEqualityComparer.Default.Equals(
+            model.GetTypeInfo(value, cancellationToken).Type,
+            model.Compilation.GetTypeByMetadataName(RuntimeNames.Namespace + "." + RuntimeNames.CoarseCancellationTokenSource));
 
     /// <summary>A creation of exactly CancellationTokenSource with a constructor the coarse source also has.</summary>
     private static bool IsRewritableCreation(BaseObjectCreationExpressionSyntax creation, SemanticModel model, CancellationToken cancellationToken) =>

@@ -1,0 +1,312 @@
+using System.Threading.Tasks;
+using Xunit;
+using Verify = CoarseTimers.Analyzers.Tests.CodeFixes.FixTest<
+    CoarseTimers.Analyzers.Rules.ThreadingTimerAnalyzer,
+    CoarseTimers.CodeFixes.Fixes.ThreadingTimerCodeFixProvider>;
+
+namespace CoarseTimers.Analyzers.Tests.CodeFixes;
+
+public class ThreadingTimerCodeFixTests
+{
+    [Fact]
+    public Task Every_constructor_in_var_locals() => Verify.VerifyAsync(
+        """
+        using System;
+        using System.Threading;
+
+        class C
+        {
+            static void Tick(object? state)
+            {
+            }
+
+            void M()
+            {
+                using var a = {|CT0003:new Timer(Tick)|};
+                using var b = {|CT0003:new Timer(Tick, null, 100, 100)|};
+                using var c = {|CT0003:new Timer(Tick, null, 100L, 100L)|};
+                using var d = {|CT0003:new Timer(Tick, null, TimeSpan.FromSeconds(1), Timeout.InfiniteTimeSpan)|};
+                using var e = {|CT0003:new Timer(Tick, null, 100u, 100u)|};
+                a.Change(10, 10);
+            }
+        }
+        """,
+        """
+        using System;
+        using System.Threading;
+        using CoarseTimers;
+
+        class C
+        {
+            static void Tick(object? state)
+            {
+            }
+
+            void M()
+            {
+                using var a = new CoarseTimer(Tick);
+                using var b = new CoarseTimer(Tick, null, 100, 100);
+                using var c = new CoarseTimer(Tick, null, 100L, 100L);
+                using var d = new CoarseTimer(Tick, null, TimeSpan.FromSeconds(1), Timeout.InfiniteTimeSpan);
+                using var e = new CoarseTimer(Tick, null, 100u, 100u);
+                a.Change(10, 10);
+            }
+        }
+        """);
+
+    [Fact]
+    public Task Explicitly_typed_local_changes_type() => Verify.VerifyAsync(
+        """
+        using System.Threading;
+
+        class C
+        {
+            void M()
+            {
+                Timer timer = {|CT0003:new Timer(_ => { }, null, 100, Timeout.Infinite)|};
+                timer.Change(200, Timeout.Infinite);
+                timer?.Dispose();
+            }
+        }
+        """,
+        """
+        using System.Threading;
+        using CoarseTimers;
+
+        class C
+        {
+            void M()
+            {
+                CoarseTimer timer = new CoarseTimer(_ => { }, null, 100, Timeout.Infinite);
+                timer.Change(200, Timeout.Infinite);
+                timer?.Dispose();
+            }
+        }
+        """);
+
+    [Fact]
+    public Task Private_field_assigned_in_a_method_changes_type() => Verify.VerifyAsync(
+        """
+        using System.Threading;
+
+        class C : System.IDisposable
+        {
+            private Timer? _timer;
+
+            void Start() => _timer = {|CT0003:new Timer(_ => { }, null, 100, 100)|};
+
+            public void Dispose()
+            {
+                if (_timer != null)
+                {
+                    _timer.Dispose();
+                }
+            }
+        }
+        """,
+        """
+        using System.Threading;
+        using CoarseTimers;
+
+        class C : System.IDisposable
+        {
+            private CoarseTimer? _timer;
+
+            void Start() => _timer = new CoarseTimer(_ => { }, null, 100, 100);
+
+            public void Dispose()
+            {
+                if (_timer != null)
+                {
+                    _timer.Dispose();
+                }
+            }
+        }
+        """);
+
+    [Fact]
+    public Task Private_auto_property_with_target_typed_new_changes_type() => Verify.VerifyAsync(
+        """
+        using System.Threading;
+
+        class C
+        {
+            private Timer Heartbeat { get; set; } = {|CT0003:new(_ => { }, null, 100, 100)|};
+
+            void Stop() => Heartbeat.Dispose();
+        }
+        """,
+        """
+        using System.Threading;
+        using CoarseTimers;
+
+        class C
+        {
+            private CoarseTimer Heartbeat { get; set; } = new(_ => { }, null, 100, 100);
+
+            void Stop() => Heartbeat.Dispose();
+        }
+        """);
+
+    [Fact]
+    public Task Stored_as_an_interface_only_the_creation_changes() => Verify.VerifyAsync(
+        """
+        using System;
+        using System.Threading;
+
+        class C
+        {
+            private IDisposable? _tick;
+            private ITimer? _timer;
+
+            void M()
+            {
+                _tick = {|CT0003:new Timer(_ => { }, null, 100, 100)|};
+                _timer = {|CT0003:new Timer(_ => { }, null, 100, 100)|};
+            }
+        }
+        """,
+        """
+        using System;
+        using System.Threading;
+        using CoarseTimers;
+
+        class C
+        {
+            private IDisposable? _tick;
+            private ITimer? _timer;
+
+            void M()
+            {
+                _tick = new CoarseTimer(_ => { }, null, 100, 100);
+                _timer = new CoarseTimer(_ => { }, null, 100, 100);
+            }
+        }
+        """);
+
+    [Fact]
+    public Task Timer_created_in_another_timers_callback() => Verify.VerifyAsync(
+        """
+        using System.Threading;
+
+        class C
+        {
+            void M()
+            {
+                var outer = {|CT0003:new Timer(_ =>
+                {
+                    var inner = {|CT0003:new Timer(_ => { }, null, 10, Timeout.Infinite)|};
+                    inner.Change(20, Timeout.Infinite);
+                }, null, 100, 100)|};
+                outer.Dispose();
+            }
+        }
+        """,
+        """
+        using System.Threading;
+        using CoarseTimers;
+
+        class C
+        {
+            void M()
+            {
+                var outer = new CoarseTimer(_ =>
+                {
+                    var inner = new CoarseTimer(_ => { }, null, 10, Timeout.Infinite);
+                    inner.Change(20, Timeout.Infinite);
+                }, null, 100, 100);
+                outer.Dispose();
+            }
+        }
+        """);
+
+    [Fact]
+    public Task Timer_passed_as_a_Timer_argument_is_not_fixed() => Verify.VerifyNotOfferedAsync(
+        """
+        using System.Threading;
+
+        class C
+        {
+            static void Keep(Timer timer)
+            {
+            }
+
+            void M()
+            {
+                Keep({|CT0003:new Timer(_ => { }, null, 100, 100)|});
+                var timer = {|CT0003:new Timer(_ => { }, null, 100, 100)|};
+                Keep(timer);
+            }
+        }
+        """);
+
+    [Fact]
+    public Task Timer_returned_as_Timer_is_not_fixed() => Verify.VerifyNotOfferedAsync(
+        """
+        using System.Threading;
+
+        class C
+        {
+            Timer Create()
+            {
+                var timer = {|CT0003:new Timer(_ => { }, null, 100, 100)|};
+                return timer;
+            }
+
+            Timer CreateDirectly() => {|CT0003:new Timer(_ => { }, null, 100, 100)|};
+        }
+        """);
+
+    [Fact]
+    public Task Timer_in_a_non_private_field_is_not_fixed() => Verify.VerifyNotOfferedAsync(
+        """
+        using System.Threading;
+
+        public class C
+        {
+            internal Timer? Timer;
+
+            void M() => Timer = {|CT0003:new Timer(_ => { }, null, 100, 100)|};
+        }
+        """);
+
+    [Fact]
+    public Task Timer_used_through_an_extension_or_type_test_is_not_fixed() => Verify.VerifyNotOfferedAsync(
+        """
+        using System.Threading;
+
+        static class TimerExtensions
+        {
+            public static void Restart(this Timer timer) => timer.Change(0, 100);
+        }
+
+        class C
+        {
+            void M(object other)
+            {
+                var timer = {|CT0003:new Timer(_ => { }, null, 100, 100)|};
+                timer.Restart();
+                Timer kept = {|CT0003:new Timer(_ => { }, null, 100, 100)|};
+                if (other is Timer)
+                {
+                    kept = (Timer)other;
+                }
+            }
+        }
+        """);
+
+    [Fact]
+    public Task Not_offered_without_the_runtime() => Verify.VerifyNotOfferedAsync(
+        """
+        using System.Threading;
+
+        class C
+        {
+            void M()
+            {
+                using var timer = {|CT0003:new Timer(_ => { }, null, 100, 100)|};
+            }
+        }
+        """,
+        referenceRuntime: false);
+}

@@ -1,0 +1,302 @@
+using System.Threading.Tasks;
+using Xunit;
+using Verify = CoarseTimers.Analyzers.Tests.CodeFixes.FixTest<
+    CoarseTimers.Analyzers.Rules.TimeoutCancellationTokenSourceAnalyzer,
+    CoarseTimers.CodeFixes.Fixes.TimeoutCancellationTokenSourceCodeFixProvider>;
+
+namespace CoarseTimers.Analyzers.Tests.CodeFixes;
+
+public class TimeoutCancellationTokenSourceCodeFixTests
+{
+    [Fact]
+    public Task Timeout_constructors_with_using_declarations_and_statements() => Verify.VerifyAsync(
+        """
+        using System;
+        using System.Threading;
+
+        class C
+        {
+            void M()
+            {
+                using var first = {|CT0002:new CancellationTokenSource(TimeSpan.FromSeconds(1))|};
+                using (var second = {|CT0002:new CancellationTokenSource(100)|})
+                {
+                }
+
+                using CancellationTokenSource third = {|CT0002:new CancellationTokenSource(millisecondsDelay: 100)|};
+            }
+        }
+        """,
+        """
+        using System;
+        using System.Threading;
+        using CoarseTimers;
+
+        class C
+        {
+            void M()
+            {
+                using var first = new CoarseCancellationTokenSource(TimeSpan.FromSeconds(1));
+                using (var second = new CoarseCancellationTokenSource(100))
+                {
+                }
+
+                using CancellationTokenSource third = new CoarseCancellationTokenSource(millisecondsDelay: 100);
+            }
+        }
+        """);
+
+    [Fact]
+    public Task Target_typed_new_and_object_initializer() => Verify.VerifyAsync(
+        """
+        using System.Threading;
+
+        class C
+        {
+            void M()
+            {
+                CancellationTokenSource implicitType = {|CT0002:new(100)|};
+                var withInitializer = {|CT0002:new CancellationTokenSource(100) { }|};
+                implicitType.Dispose();
+                withInitializer.Dispose();
+            }
+        }
+        """,
+        """
+        using System.Threading;
+        using CoarseTimers;
+
+        class C
+        {
+            void M()
+            {
+                CancellationTokenSource implicitType = new CoarseCancellationTokenSource(100);
+                var withInitializer = new CoarseCancellationTokenSource(100) { };
+                implicitType.Dispose();
+                withInitializer.Dispose();
+            }
+        }
+        """);
+
+    [Fact]
+    public Task CancelAfter_rewrites_the_creation_of_a_var_local() => Verify.VerifyAsync(
+        """
+        using System.Threading;
+
+        class C
+        {
+            void M()
+            {
+                using var cts = new CancellationTokenSource();
+                {|CT0002:cts.CancelAfter(100)|};
+            }
+        }
+        """,
+        """
+        using System.Threading;
+        using CoarseTimers;
+
+        class C
+        {
+            void M()
+            {
+                using var cts = new CoarseCancellationTokenSource();
+                cts.CancelAfter(100);
+            }
+        }
+        """);
+
+    [Fact]
+    public Task CancelAfter_changes_an_explicit_declared_type() => Verify.VerifyAsync(
+        """
+        using System;
+        using System.Threading;
+
+        class C
+        {
+            void M()
+            {
+                // the source for this call
+                using (CancellationTokenSource cts = new CancellationTokenSource())
+                {
+                    {|CT0002:cts.CancelAfter(TimeSpan.FromSeconds(1))|};
+                }
+            }
+        }
+        """,
+        """
+        using System;
+        using System.Threading;
+        using CoarseTimers;
+
+        class C
+        {
+            void M()
+            {
+                // the source for this call
+                using (CoarseCancellationTokenSource cts = new CoarseCancellationTokenSource())
+                {
+                    cts.CancelAfter(TimeSpan.FromSeconds(1));
+                }
+            }
+        }
+        """);
+
+    [Fact]
+    public Task CancelAfter_on_a_linked_source() => Verify.VerifyAsync(
+        """
+        using System.Threading;
+        using System.Threading.Tasks;
+
+        class C
+        {
+            async Task M(CancellationToken token)
+            {
+                using var cts = CancellationTokenSource.CreateLinkedTokenSource(token);
+                {|CT0002:cts.CancelAfter(100)|};
+                await Task.Yield();
+            }
+        }
+        """,
+        """
+        using System.Threading;
+        using System.Threading.Tasks;
+        using CoarseTimers;
+
+        class C
+        {
+            async Task M(CancellationToken token)
+            {
+                using var cts = CoarseCancellationTokenSource.CreateLinkedTokenSource(token);
+                cts.CancelAfter(100);
+                await Task.Yield();
+            }
+        }
+        """);
+
+    [Fact]
+    public Task Timeout_creation_and_CancelAfter_on_one_local_are_fixed_once() => Verify.VerifyAsync(
+        """
+        using System.Threading;
+
+        class C
+        {
+            void M()
+            {
+                CancellationTokenSource cts = {|CT0002:new CancellationTokenSource(100)|};
+                {|CT0002:cts.CancelAfter(200)|};
+            }
+        }
+        """,
+        """
+        using System.Threading;
+        using CoarseTimers;
+
+        class C
+        {
+            void M()
+            {
+                CoarseCancellationTokenSource cts = new CoarseCancellationTokenSource(100);
+                cts.CancelAfter(200);
+            }
+        }
+        """);
+
+    [Fact]
+    public Task CancelAfter_on_a_private_field_created_in_the_type() => Verify.VerifyAsync(
+        """
+        using System.Threading;
+
+        class C
+        {
+            private readonly CancellationTokenSource _cts = new CancellationTokenSource();
+
+            void M() => {|CT0002:_cts.CancelAfter(100)|};
+        }
+        """,
+        """
+        using System.Threading;
+        using CoarseTimers;
+
+        class C
+        {
+            private readonly CoarseCancellationTokenSource _cts = new CoarseCancellationTokenSource();
+
+            void M() => _cts.CancelAfter(100);
+        }
+        """);
+
+    [Fact]
+    public Task CancelAfter_on_a_parameter_is_not_fixed() => Verify.VerifyNotOfferedAsync(
+        """
+        using System.Threading;
+
+        class C
+        {
+            void M(CancellationTokenSource cts) => {|CT0002:cts.CancelAfter(100)|};
+        }
+        """);
+
+    [Fact]
+    public Task CancelAfter_on_a_source_returned_by_a_method_is_not_fixed() => Verify.VerifyNotOfferedAsync(
+        """
+        using System.Threading;
+
+        class C
+        {
+            static CancellationTokenSource Create() => new CancellationTokenSource();
+
+            void M()
+            {
+                using var cts = Create();
+                {|CT0002:cts.CancelAfter(100)|};
+            }
+        }
+        """);
+
+    [Fact]
+    public Task CancelAfter_on_a_public_field_is_not_fixed() => Verify.VerifyNotOfferedAsync(
+        """
+        using System.Threading;
+
+        public class C
+        {
+            public CancellationTokenSource Cts = new CancellationTokenSource();
+
+            void M() => {|CT0002:Cts.CancelAfter(100)|};
+        }
+        """);
+
+    [Fact]
+    public Task CancelAfter_on_a_local_passed_by_ref_is_not_fixed() => Verify.VerifyNotOfferedAsync(
+        """
+        using System.Threading;
+
+        class C
+        {
+            static void Replace(ref CancellationTokenSource cts) => cts = new CancellationTokenSource();
+
+            void M()
+            {
+                var cts = new CancellationTokenSource();
+                Replace(ref cts);
+                {|CT0002:cts.CancelAfter(100)|};
+            }
+        }
+        """);
+
+    [Fact]
+    public Task Not_offered_without_the_runtime() => Verify.VerifyNotOfferedAsync(
+        """
+        using System.Threading;
+
+        class C
+        {
+            void M()
+            {
+                using var cts = {|CT0002:new CancellationTokenSource(100)|};
+            }
+        }
+        """,
+        referenceRuntime: false);
+}
