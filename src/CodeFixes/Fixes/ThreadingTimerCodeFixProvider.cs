@@ -55,7 +55,7 @@ public sealed class ThreadingTimerCodeFixProvider : CoarseTimersCodeFixProvider
             return new[] { RewriteCreation(creation, model) };
         }
 
-        if (StorageAnalysis.Analyze(storage, model, cancellationToken) is not { } analysis || !analysis.UsedOnlyThrough(s_timerMembers))
+        if (StorageAnalysis.Analyze(storage, model, cancellationToken) is not { } analysis || !analysis.UsedOnlyThrough(s_timerMembers, IsInterfaceCoarseTimerImplements, model, cancellationToken))
         {
             return null;
         }

@@ -296,6 +296,58 @@ public class ThreadingTimerCodeFixTests
         """);
 
     [Fact]
+    public Task Timer_kept_alive_or_handed_on_as_IDisposable_changes_type() => Verify.VerifyAsync(
+        """
+        using System;
+        using System.Threading;
+
+        class C
+        {
+            static void Own(IDisposable resource) => resource.Dispose();
+
+            void M()
+            {
+                Timer timer = {|CT0003:new Timer(_ => { }, null, 100, 100)|};
+                GC.KeepAlive(timer);
+                Own(timer);
+            }
+        }
+        """,
+        """
+        using System;
+        using System.Threading;
+        using CoarseTimers;
+
+        class C
+        {
+            static void Own(IDisposable resource) => resource.Dispose();
+
+            void M()
+            {
+                CoarseTimer timer = new CoarseTimer(_ => { }, null, 100, 100);
+                GC.KeepAlive(timer);
+                Own(timer);
+            }
+        }
+        """);
+
+    [Fact]
+    public Task Timer_handed_on_by_a_chained_assignment_is_not_fixed() => Verify.VerifyNotOfferedAsync(
+        """
+        using System.Threading;
+
+        class C
+        {
+            private Timer? _a;
+            private Timer? _b;
+
+            void M() => _a = _b = {|CT0003:new Timer(_ => { }, null, 100, 100)|};
+
+            void Stop() => _a?.Dispose();
+        }
+        """);
+
+    [Fact]
     public Task Not_offered_without_the_runtime() => Verify.VerifyNotOfferedAsync(
         """
         using System.Threading;

@@ -1,0 +1,145 @@
+using System.Threading.Tasks;
+using CoarseTimers.Analyzers.Tests.Infrastructure;
+using Xunit;
+using VerifyDelay = CoarseTimers.Analyzers.Tests.CodeFixes.FixTest<
+    CoarseTimers.Analyzers.Rules.TaskDelayAnalyzer,
+    CoarseTimers.CodeFixes.Fixes.TaskDelayCodeFixProvider>;
+using VerifyTimer = CoarseTimers.Analyzers.Tests.CodeFixes.FixTest<
+    CoarseTimers.Analyzers.Rules.ThreadingTimerAnalyzer,
+    CoarseTimers.CodeFixes.Fixes.ThreadingTimerCodeFixProvider>;
+
+namespace CoarseTimers.Analyzers.Tests.CodeFixes;
+
+/// <summary>
+/// Fix All across documents and projects. Every verifier run applies the fix one site at a time and as Fix All in
+/// document, project and solution scope, and compares each result with the same fixed state.
+/// </summary>
+public class FixAllTests
+{
+    [Fact]
+    public async Task Several_documents_and_projects_are_fixed_with_one_equivalence_key()
+    {
+        var test = VerifyDelay.Create(
+            """
+            using System.Threading.Tasks;
+
+            class A
+            {
+                async Task M()
+                {
+                    await {|CT0001:Task.Delay(1)|};
+                    await Task.WhenAll({|CT0001:Task.Delay(2)|}, {|CT0001:Task.Delay(3)|});
+                }
+            }
+            """,
+            """
+            using System.Threading.Tasks;
+            using CoarseTimers;
+
+            class A
+            {
+                async Task M()
+                {
+                    await CoarseTimer.Delay(1);
+                    await Task.WhenAll(CoarseTimer.Delay(2), CoarseTimer.Delay(3));
+                }
+            }
+            """);
+        test.TestState.Sources.Add(("/B.cs", """
+            namespace N
+            {
+                using System.Threading.Tasks;
+
+                class B
+                {
+                    Task M() => {|CT0001:Task.Delay(4)|};
+                }
+            }
+            """));
+        test.FixedState.Sources.Add(("/B.cs", """
+            namespace N
+            {
+                using System.Threading.Tasks;
+                using CoarseTimers;
+
+                class B
+                {
+                    Task M() => CoarseTimer.Delay(4);
+                }
+            }
+            """));
+
+        var second = test.TestState.AdditionalProjects["Second"];
+        second.AdditionalReferences.AddRange(TestReferences.Net80);
+        second.AdditionalReferences.Add(TestReferences.Runtime);
+        second.Sources.Add(("/Second/D.cs", """
+            using System.Threading.Tasks;
+
+            class D
+            {
+                async Task M()
+                {
+                    for (var i = 0; i < 3; i++)
+                    {
+                        await {|CT0001:Task.Delay(5)|};
+                    }
+                }
+            }
+            """));
+        var secondFixed = test.FixedState.AdditionalProjects["Second"];
+        secondFixed.AdditionalReferences.AddRange(TestReferences.Net80);
+        secondFixed.AdditionalReferences.Add(TestReferences.Runtime);
+        secondFixed.Sources.Add(("/Second/D.cs", """
+            using System.Threading.Tasks;
+            using CoarseTimers;
+
+            class D
+            {
+                async Task M()
+                {
+                    for (var i = 0; i < 3; i++)
+                    {
+                        await CoarseTimer.Delay(5);
+                    }
+                }
+            }
+            """));
+        await test.RunAsync();
+    }
+
+    [Fact]
+    public Task Nested_sites_and_several_sites_in_one_statement() => VerifyTimer.VerifyAsync(
+        """
+        using System;
+        using System.Threading;
+
+        class C
+        {
+            private Timer? _timer;
+
+            void M()
+            {
+                _timer = {|CT0003:new Timer(_ => { using var inner = {|CT0003:new Timer(_ => { }, null, 1, 1)|}; }, null, 2, 2)|};
+                IDisposable[] pair = { {|CT0003:new Timer(_ => { }, null, 3, 3)|}, {|CT0003:new Timer(_ => { }, null, 4, 4)|} };
+                _timer.Dispose();
+            }
+        }
+        """,
+        """
+        using System;
+        using System.Threading;
+        using CoarseTimers;
+
+        class C
+        {
+            private CoarseTimer? _timer;
+
+            void M()
+            {
+                _timer = new CoarseTimer(_ => { using var inner = new CoarseTimer(_ => { }, null, 1, 1); }, null, 2, 2);
+                IDisposable[] pair = { new CoarseTimer(_ => { }, null, 3, 3), new CoarseTimer(_ => { }, null, 4, 4) };
+                _timer.Dispose();
+            }
+        }
+        """);
+}
