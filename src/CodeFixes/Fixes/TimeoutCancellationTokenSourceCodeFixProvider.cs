@@ -68,8 +68,7 @@ public sealed class TimeoutCancellationTokenSourceCodeFixProvider : CoarseTimers
 
     private static IReadOnlyList<DocumentEdit>? RewriteStorage(StorageAnalysis storage, SemanticModel model, CancellationToken cancellationToken, bool changeDeclaredType)
     {
-        if (storage.References.Any(r => r.Parent is ArgumentSyntax argument && !argument.RefKindKeyword.IsKind(SyntaxKind.None)) ||
-            !storage.AssignedValues.Any(v => !v.IsKind(SyntaxKind.NullLiteralExpression)))
+        if (storage.References.Any(BreaksWithNarrowerType) || !storage.AssignedValues.Any(v => !v.IsKind(SyntaxKind.NullLiteralExpression)))
         {
             return null;
         }
@@ -106,6 +105,18 @@ public sealed class TimeoutCancellationTokenSourceCodeFixProvider : CoarseTimers
 
         return edits;
     }
+
+    /// <summary>
+    /// A use that stops compiling once the variable's type is the derived coarse source: passed by reference, written
+    /// by a deconstruction, or copied into a <c>var</c> that would take the narrower type and later reject a plain source.
+    /// </summary>
+    private static bool BreaksWithNarrowerType(IdentifierNameSyntax reference) => reference.Parent switch
+    {
+        ArgumentSyntax argument when !argument.RefKindKeyword.IsKind(SyntaxKind.None) => true,
+        ArgumentSyntax { Parent: TupleExpressionSyntax } => true,
+        EqualsValueClauseSyntax { Parent: VariableDeclaratorSyntax { Parent: VariableDeclarationSyntax { Type.IsVar: true } } } => true,
+        _ => false,
+    };
 
     private static bool IsCoarseSource(ExpressionSyntax value, SemanticModel model, CancellationToken cancellationToken) =>
         SymbolEqualityComparer.Default.Equals(

@@ -142,4 +142,50 @@ public class FixAllTests
             }
         }
         """);
+
+    [Fact]
+    public Task Sites_of_every_rule_nested_in_one_loop() => new AllRulesFixTest
+    {
+        // Fix All runs once per rule: each rule has its own equivalence key.
+        NumberOfFixAllIterations = 4,
+        NumberOfFixAllInDocumentIterations = 4,
+        NumberOfFixAllInProjectIterations = 4,
+        TestCode = """
+            using System.Threading;
+            using System.Threading.Tasks;
+
+            class C
+            {
+                async Task M(Task work, CancellationToken token)
+                {
+                    while (!work.IsCompleted)
+                    {
+                        using var linked = CancellationTokenSource.CreateLinkedTokenSource(token);
+                        {|CT0002:linked.CancelAfter(500)|};
+                        await Task.WhenAny(work, {|CT0001:Task.Delay(100, {|CT0002:new CancellationTokenSource(1000)|}.Token)|}, {|CT0001:Task.Delay(200, linked.Token)|});
+                        using var timer = {|CT0003:new Timer(_ => {|CT0004:SpinWait.SpinUntil(() => work.IsCompleted, 50)|}, null, 100, Timeout.Infinite)|};
+                    }
+                }
+            }
+            """,
+        FixedCode = """
+            using System.Threading;
+            using System.Threading.Tasks;
+            using CoarseTimers;
+
+            class C
+            {
+                async Task M(Task work, CancellationToken token)
+                {
+                    while (!work.IsCompleted)
+                    {
+                        using var linked = CoarseCancellationTokenSource.CreateLinkedTokenSource(token);
+                        linked.CancelAfter(500);
+                        await Task.WhenAny(work, CoarseTimer.Delay(100, new CoarseCancellationTokenSource(1000).Token), CoarseTimer.Delay(200, linked.Token));
+                        using var timer = new CoarseTimer(_ => SpinThenBlock.SpinUntil(() => work.IsCompleted, 50), null, 100, Timeout.Infinite);
+                    }
+                }
+            }
+            """,
+    }.RunAsync();
 }

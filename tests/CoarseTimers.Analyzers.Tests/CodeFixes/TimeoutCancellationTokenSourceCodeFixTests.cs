@@ -286,6 +286,27 @@ public class TimeoutCancellationTokenSourceCodeFixTests
         """);
 
     [Fact]
+    public Task CancelAfter_on_a_local_copied_into_a_var_or_a_tuple_is_not_fixed() => Verify.VerifyNotOfferedAsync(
+        """
+        using System.Threading;
+
+        class C
+        {
+            void M()
+            {
+                var cts = new CancellationTokenSource();
+                {|CT0002:cts.CancelAfter(100)|};
+                var copy = cts;
+                copy = new CancellationTokenSource();
+
+                var other = new CancellationTokenSource();
+                {|CT0002:other.CancelAfter(100)|};
+                (other, copy) = (copy, other);
+            }
+        }
+        """);
+
+    [Fact]
     public Task Not_offered_without_the_runtime() => Verify.VerifyNotOfferedAsync(
         """
         using System.Threading;
