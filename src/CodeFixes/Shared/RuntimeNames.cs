@@ -1,6 +1,7 @@
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
+using Microsoft.CodeAnalysis.Formatting;
 using Microsoft.CodeAnalysis.Simplification;
 
 namespace CoarseTimers.CodeFixes.Shared;
@@ -48,5 +49,5 @@ internal static class RuntimeNames
 
     private static T Annotate<T>(T node)
         where T : SyntaxNode =>
-        node.WithAdditionalAnnotations(Simplifier.Annotation, Simplifier.AddImportsAnnotation);
+        node.WithAdditionalAnnotations(Simplifier.Annotation, Simplifier.AddImportsAnnotation, Formatter.Annotation);
 }

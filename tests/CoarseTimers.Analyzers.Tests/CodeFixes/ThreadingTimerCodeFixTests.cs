@@ -347,6 +347,45 @@ public class ThreadingTimerCodeFixTests
         }
         """);
 
+    /// <summary>Only the name the fix writes is formatted (the space before it included); the user's layout stays.</summary>
+    [Fact]
+    public Task Formatting_inside_the_rewritten_creation_is_kept() => Verify.VerifyAsync(
+        """
+        using System.Threading;
+
+        class C
+        {
+            void M()
+            {
+                // aligned on purpose
+                using Timer timer = {|CT0003:new( /* callback */ _ => { },
+                                      null,   100,
+                                      100 )|};
+                using var other = {|CT0003:new   Timer( /* callback */ _ => { },
+                                      null,   100,
+                                      100 )|};
+            }
+        }
+        """,
+        """
+        using System.Threading;
+        using CoarseTimers;
+
+        class C
+        {
+            void M()
+            {
+                // aligned on purpose
+                using CoarseTimer timer = new( /* callback */ _ => { },
+                                      null,   100,
+                                      100 );
+                using var other = new CoarseTimer( /* callback */ _ => { },
+                                      null,   100,
+                                      100 );
+            }
+        }
+        """);
+
     [Fact]
     public Task Not_offered_without_the_runtime() => Verify.VerifyNotOfferedAsync(
         """
