@@ -87,7 +87,7 @@ public sealed class TimeoutCancellationTokenSourceCodeFixProvider : CoarseTimers
                 edits.Add(RewriteCreation(creation, model));
             }
             else if (value is InvocationExpressionSyntax { Expression: MemberAccessExpressionSyntax { Name.Identifier.ValueText: "CreateLinkedTokenSource" } } linked &&
-                     model.GetSymbolInfo(linked, cancellationToken).Symbol is IMethodSymbol { ContainingType: { Name: "CancellationTokenSource", ContainingNamespace.Name: "Threading" } })
+                     IsRewritableLink(linked, model, cancellationToken))
             {
                 edits.Add(new DocumentEdit(((MemberAccessExpressionSyntax)linked.Expression).Expression,
                     current => RuntimeNames.Type(RuntimeNames.CoarseCancellationTokenSource, model, linked.SpanStart).WithTriviaFrom(current)));
@@ -122,6 +122,17 @@ public sealed class TimeoutCancellationTokenSourceCodeFixProvider : CoarseTimers
         SymbolEqualityComparer.Default.Equals(
             model.GetTypeInfo(value, cancellationToken).Type,
             model.Compilation.GetTypeByMetadataName(RuntimeNames.Namespace + "." + RuntimeNames.CoarseCancellationTokenSource));
+
+    /// <summary>
+    /// <c>CancellationTokenSource.CreateLinkedTokenSource</c> with an overload the coarse source also declares (tokens
+    /// one by one or as an array); a newer overload (a span) would bind back to the base method on the coarse type.
+    /// </summary>
+    private static bool IsRewritableLink(InvocationExpressionSyntax linked, SemanticModel model, CancellationToken cancellationToken) =>
+        model.GetSymbolInfo(linked, cancellationToken).Symbol is IMethodSymbol { ContainingType: { Name: "CancellationTokenSource", ContainingNamespace.Name: "Threading" } } method &&
+        method.Parameters.All(p => IsCancellationToken(p.Type) || p.Type is IArrayTypeSymbol { Rank: 1 } array && IsCancellationToken(array.ElementType));
+
+    private static bool IsCancellationToken(ITypeSymbol type) =>
+        type is { Name: "CancellationToken", ContainingNamespace: { Name: "Threading", ContainingNamespace.Name: "System" } };
 
     /// <summary>A creation of exactly CancellationTokenSource with a constructor the coarse source also has.</summary>
     private static bool IsRewritableCreation(BaseObjectCreationExpressionSyntax creation, SemanticModel model, CancellationToken cancellationToken) =>

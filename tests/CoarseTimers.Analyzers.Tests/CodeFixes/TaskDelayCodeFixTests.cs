@@ -308,6 +308,31 @@ public class TaskDelayCodeFixTests
         """);
 
     [Fact]
+    public async Task Top_level_statements()
+    {
+        var test = Verify.Create(
+            """
+            using System.Threading.Tasks;
+
+            for (var i = 0; i < 3; i++)
+            {
+                await {|CT0001:Task.Delay(5)|};
+            }
+            """,
+            """
+            using System.Threading.Tasks;
+            using CoarseTimers;
+
+            for (var i = 0; i < 3; i++)
+            {
+                await CoarseTimer.Delay(5);
+            }
+            """);
+        test.TestState.OutputKind = Microsoft.CodeAnalysis.OutputKind.ConsoleApplication;
+        await test.RunAsync();
+    }
+
+    [Fact]
     public Task Not_offered_without_the_runtime() => Verify.VerifyNotOfferedAsync(
         """
         using System.Threading.Tasks;

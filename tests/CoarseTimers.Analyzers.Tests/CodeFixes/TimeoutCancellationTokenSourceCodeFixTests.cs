@@ -307,6 +307,40 @@ public class TimeoutCancellationTokenSourceCodeFixTests
         """);
 
     [Fact]
+    public Task CancelAfter_on_a_field_linked_from_several_tokens() => Verify.VerifyAsync(
+        """
+        using System.Threading;
+
+        class C
+        {
+            private CancellationTokenSource? _cts;
+
+            void Start(CancellationToken a, CancellationToken b, CancellationToken c)
+            {
+                _cts = CancellationTokenSource.CreateLinkedTokenSource(a, b);
+                _cts = CancellationTokenSource.CreateLinkedTokenSource(new[] { a, b, c });
+                {|CT0002:_cts.CancelAfter(100)|};
+            }
+        }
+        """,
+        """
+        using System.Threading;
+        using CoarseTimers;
+
+        class C
+        {
+            private CoarseCancellationTokenSource? _cts;
+
+            void Start(CancellationToken a, CancellationToken b, CancellationToken c)
+            {
+                _cts = CoarseCancellationTokenSource.CreateLinkedTokenSource(a, b);
+                _cts = CoarseCancellationTokenSource.CreateLinkedTokenSource(new[] { a, b, c });
+                _cts.CancelAfter(100);
+            }
+        }
+        """);
+
+    [Fact]
     public Task Not_offered_without_the_runtime() => Verify.VerifyNotOfferedAsync(
         """
         using System.Threading;
