@@ -341,6 +341,51 @@ public class TimeoutCancellationTokenSourceCodeFixTests
         """);
 
     [Fact]
+    public Task CancelAfter_on_a_private_field_set_from_outside_is_not_fixed() => Verify.VerifyNotOfferedAsync(
+        """
+        using System.Threading;
+
+        class C
+        {
+            private readonly CancellationTokenSource _cts;
+
+            public C(CancellationTokenSource cts) => _cts = cts;
+
+            void M() => {|CT0002:_cts.CancelAfter(100)|};
+        }
+        """);
+
+    [Fact]
+    public async Task CancelAfter_on_a_field_of_a_partial_type_is_not_fixed()
+    {
+        const string otherPart = "using System.Threading;\n\npartial class C\n{\n    void Reset() => _cts = new CancellationTokenSource();\n}\n";
+        var test = Verify.Create(
+            """
+            using System.Threading;
+
+            partial class C
+            {
+                private CancellationTokenSource _cts = new CancellationTokenSource();
+
+                void M() => {|CT0002:_cts.CancelAfter(100)|};
+            }
+            """,
+            """
+            using System.Threading;
+
+            partial class C
+            {
+                private CancellationTokenSource _cts = new CancellationTokenSource();
+
+                void M() => {|CT0002:_cts.CancelAfter(100)|};
+            }
+            """);
+        test.TestState.Sources.Add(("/Other.cs", otherPart));
+        test.FixedState.Sources.Add(("/Other.cs", otherPart));
+        await test.RunAsync();
+    }
+
+    [Fact]
     public Task Not_offered_without_the_runtime() => Verify.VerifyNotOfferedAsync(
         """
         using System.Threading;
