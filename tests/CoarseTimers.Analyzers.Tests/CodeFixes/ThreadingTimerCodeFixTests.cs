@@ -387,6 +387,22 @@ public class ThreadingTimerCodeFixTests
         """);
 
     [Fact]
+    public Task Timers_sharing_one_declaration_are_not_fixed() => Verify.VerifyNotOfferedAsync(
+        """
+        using System.Threading;
+
+        class C
+        {
+            void M()
+            {
+                Timer first = {|CT0003:new Timer(_ => { }, null, 1, 1)|}, second = {|CT0003:new Timer(_ => { }, null, 2, 2)|};
+                first.Dispose();
+                second.Dispose();
+            }
+        }
+        """);
+
+    [Fact]
     public Task Not_offered_without_the_runtime() => Verify.VerifyNotOfferedAsync(
         """
         using System.Threading;
