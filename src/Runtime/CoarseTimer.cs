@@ -15,24 +15,11 @@ namespace CoarseTimers;
 /// <remarks>
 /// Dispose semantics follow the BCL timer: <see cref="Dispose()"/> stops future callbacks without waiting;
 /// <see cref="Dispose(WaitHandle)"/> and <see cref="DisposeAsync"/> signal or complete only once a callback that is
-/// running has returned. The timer itself counts its running callbacks, so disposing never searches the shards (the
-/// del_timer_sync lesson: remember where the work runs instead of scanning every CPU's timer base).
+/// running has returned. As with the BCL timer, a timer that is no longer referenced is collected and stops.
 /// </remarks>
-public sealed class CoarseTimer : ITimer, ITimerTarget
+public sealed class CoarseTimer : ITimer
 {
-    private readonly TimerEngine _engine;
-    private readonly TimerCallback _callback;
-    private readonly object? _state;
-    private readonly ExecutionContext? _executionContext;
-    private readonly object _gate = new();
-
-    // Guarded by _gate.
-    private TimerTicket _ticket;
-    private long _periodMilliseconds = Timeout.Infinite;
-    private bool _disposed;
-    private int _runningCallbacks;
-    private WaitHandle? _disposeNotification;
-    private TaskCompletionSource<bool>? _disposeCompletion;
+    private readonly TimerCore _core;
 
     /// <summary>Creates a timer that is not started, with the timer itself as the callback's state (as <see cref="System.Threading.Timer(TimerCallback)"/>).</summary>
     public CoarseTimer(TimerCallback callback)
@@ -72,38 +59,40 @@ public sealed class CoarseTimer : ITimer, ITimerTarget
             throw new ArgumentNullException(nameof(callback));
         }
 
-        _engine = engine;
-        _callback = callback;
-        _state = useSelfAsState ? this : state;
-        _executionContext = ExecutionContext.IsFlowSuppressed() ? null : ExecutionContext.Capture();
-        lock (_gate)
-        {
-            Arm(dueTime, period);
-        }
+        _core = new TimerCore(engine, callback, useSelfAsState ? this : state, dueTime, period);
     }
 
-    /// <summary>Pending expiries in the process-wide engine (diagnostics and tests).</summary>
-    internal static int PendingInDefaultEngine => TimerEngine.Default.PendingCount;
+    /// <summary>Stops a timer nobody disposed once nobody references it, as the BCL timer's holder does.</summary>
+    ~CoarseTimer()
+    {
+        // Null when a constructor threw (bad arguments): the object exists, but nothing was scheduled.
+        _core?.Dispose(notification: null, completion: null);
+    }
 
-    /// <summary>Changes the due time and period (as <see cref="System.Threading.Timer.Change(int, int)"/>).</summary>
-    public bool Change(int dueTime, int period) => ChangeCore(TimeoutArguments.Check(dueTime, nameof(dueTime)), TimeoutArguments.Check(period, nameof(period)));
+    /// <summary>Changes the due time and period (as <see cref="System.Threading.Timer.Change(int, int)"/>); false once disposed.</summary>
+    public bool Change(int dueTime, int period) => _core.Change(TimeoutArguments.Check(dueTime, nameof(dueTime)), TimeoutArguments.Check(period, nameof(period)));
 
-    /// <summary>Changes the due time and period (as <see cref="System.Threading.Timer.Change(long, long)"/>).</summary>
-    public bool Change(long dueTime, long period) => ChangeCore(TimeoutArguments.Check(dueTime, nameof(dueTime)), TimeoutArguments.Check(period, nameof(period)));
+    /// <summary>Changes the due time and period (as <see cref="System.Threading.Timer.Change(long, long)"/>); false once disposed.</summary>
+    public bool Change(long dueTime, long period) => _core.Change(TimeoutArguments.Check(dueTime, nameof(dueTime)), TimeoutArguments.Check(period, nameof(period)));
 
-    /// <summary>Changes the due time and period (as <see cref="System.Threading.Timer.Change(TimeSpan, TimeSpan)"/>).</summary>
-    public bool Change(TimeSpan dueTime, TimeSpan period) => ChangeCore(TimeoutArguments.Check(dueTime, nameof(dueTime)), TimeoutArguments.Check(period, nameof(period)));
+    /// <summary>Changes the due time and period (as <see cref="System.Threading.Timer.Change(TimeSpan, TimeSpan)"/>); false once disposed.</summary>
+    public bool Change(TimeSpan dueTime, TimeSpan period) => _core.Change(TimeoutArguments.Check(dueTime, nameof(dueTime)), TimeoutArguments.Check(period, nameof(period)));
 
-    /// <summary>Changes the due time and period (as <see cref="System.Threading.Timer.Change(uint, uint)"/>).</summary>
+    /// <summary>Changes the due time and period (as <see cref="System.Threading.Timer.Change(uint, uint)"/>); false once disposed.</summary>
     [CLSCompliant(false)]
-    public bool Change(uint dueTime, uint period) => ChangeCore(TimeoutArguments.FromUInt32(dueTime), TimeoutArguments.FromUInt32(period));
+    public bool Change(uint dueTime, uint period) => _core.Change(TimeoutArguments.FromUInt32(dueTime), TimeoutArguments.FromUInt32(period));
 
     /// <summary>Stops the timer; a callback already running is not waited for. Calling it again does nothing.</summary>
-    public void Dispose() => DisposeCore(notification: null, completion: null);
+    public void Dispose()
+    {
+        _core.Dispose(notification: null, completion: null);
+        GC.SuppressFinalize(this);
+    }
 
     /// <summary>
-    /// Stops the timer and signals <paramref name="notifyObject"/> once no callback is running. Returns false if the
-    /// timer was already disposed (and then signals nothing), as <see cref="System.Threading.Timer.Dispose(WaitHandle)"/>.
+    /// Stops the timer and signals <paramref name="notifyObject"/> (an <see cref="EventWaitHandle"/> or a
+    /// <see cref="Semaphore"/>) once no callback is running. Returns false if the timer was already disposed (and then
+    /// signals nothing), as <see cref="System.Threading.Timer.Dispose(WaitHandle)"/>.
     /// </summary>
     public bool Dispose(WaitHandle notifyObject)
     {
@@ -118,14 +107,16 @@ public sealed class CoarseTimer : ITimer, ITimerTarget
             throw new NotSupportedException("Dispose(WaitHandle) signals an EventWaitHandle or a Semaphore.");
         }
 
-        return DisposeCore(notifyObject, completion: null);
+        GC.SuppressFinalize(this);
+        return _core.Dispose(notifyObject, completion: null);
     }
 
     /// <summary>Stops the timer; the returned task completes once no callback is running.</summary>
     public ValueTask DisposeAsync()
     {
         var completion = new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously);
-        DisposeCore(notification: null, completion);
+        _core.Dispose(notification: null, completion);
+        GC.SuppressFinalize(this);
         return new ValueTask(completion.Task);
     }
 
@@ -142,142 +133,4 @@ public sealed class CoarseTimer : ITimer, ITimerTarget
     /// <summary>Creates a cancellable delay task (as <see cref="Task.Delay(TimeSpan, CancellationToken)"/>).</summary>
     public static Task Delay(TimeSpan delay, CancellationToken cancellationToken) =>
         DelayPromise.Start(TimerEngine.Default, TimeoutArguments.Check(delay, nameof(delay)), cancellationToken);
-
-    void ITimerTarget.OnExpired(TimerTicket ticket)
-    {
-        lock (_gate)
-        {
-            // A stale expiry: the timer was changed or disposed after this entry was taken off the wheel.
-            if (_disposed || !ticket.Equals(_ticket))
-            {
-                return;
-            }
-
-            _ticket = default;
-            if (_periodMilliseconds > 0)
-            {
-                // Rescheduled before the callback runs, as the BCL timer does: a slow callback may overlap the next one.
-                _ticket = _engine.Schedule(this, _periodMilliseconds);
-            }
-
-            _runningCallbacks++;
-        }
-
-        try
-        {
-            if (_executionContext is null)
-            {
-                _callback(_state);
-            }
-            else
-            {
-                ExecutionContext.Run(_executionContext, static self => ((CoarseTimer)self!)._callback(((CoarseTimer)self!)._state), this);
-            }
-        }
-        finally
-        {
-            WaitHandle? notification = null;
-            TaskCompletionSource<bool>? completion = null;
-            lock (_gate)
-            {
-                if (--_runningCallbacks == 0 && _disposed)
-                {
-                    notification = _disposeNotification;
-                    completion = _disposeCompletion;
-                    _disposeNotification = null;
-                    _disposeCompletion = null;
-                }
-            }
-
-            Signal(notification, completion);
-        }
-    }
-
-    private bool ChangeCore(long dueTime, long period)
-    {
-        lock (_gate)
-        {
-            if (_disposed)
-            {
-                // As the BCL timer on .NET Core: changing a disposed timer reports failure, it does not throw.
-                return false;
-            }
-
-            TimerEngine.Cancel(_ticket);
-            _ticket = default;
-            Arm(dueTime, period);
-            return true;
-        }
-    }
-
-    // Caller holds _gate.
-    private void Arm(long dueTime, long period)
-    {
-        _periodMilliseconds = period;
-        if (dueTime != Timeout.Infinite)
-        {
-            _ticket = _engine.Schedule(this, dueTime);
-        }
-    }
-
-    private bool DisposeCore(WaitHandle? notification, TaskCompletionSource<bool>? completion)
-    {
-        bool signalNow;
-        lock (_gate)
-        {
-            if (_disposed)
-            {
-                if (completion is not null)
-                {
-                    // A later DisposeAsync still waits for a callback that is running.
-                    if (_runningCallbacks == 0)
-                    {
-                        completion.TrySetResult(true);
-                    }
-                    else
-                    {
-                        var previous = _disposeCompletion;
-                        _disposeCompletion = completion;
-                        if (previous is not null)
-                        {
-                            completion.Task.ContinueWith(static (_, p) => ((TaskCompletionSource<bool>)p!).TrySetResult(true), previous, CancellationToken.None, TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
-                        }
-                    }
-                }
-
-                return false;
-            }
-
-            _disposed = true;
-            TimerEngine.Cancel(_ticket);
-            _ticket = default;
-            signalNow = _runningCallbacks == 0;
-            if (!signalNow)
-            {
-                _disposeNotification = notification;
-                _disposeCompletion = completion;
-            }
-        }
-
-        if (signalNow)
-        {
-            Signal(notification, completion);
-        }
-
-        return true;
-    }
-
-    private static void Signal(WaitHandle? notification, TaskCompletionSource<bool>? completion)
-    {
-        if (notification is EventWaitHandle eventHandle)
-        {
-            eventHandle.Set();
-        }
-        else if (notification is Semaphore semaphore)
-        {
-            semaphore.Release();
-        }
-
-        completion?.TrySetResult(true);
-    }
 }

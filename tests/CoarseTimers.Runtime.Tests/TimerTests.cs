@@ -185,6 +185,28 @@ public class TimerTests
         Assert.Equal(99, fired);
     }
 
+    [Fact]
+    public void An_unreferenced_undisposed_timer_is_collected_and_stops_as_the_BCL_timer_does()
+    {
+        var engine = new ManualEngine();
+        var fired = 0;
+        StartAndForget(engine, () => fired++);
+        Assert.Equal(1, engine.Pending);
+        for (var i = 0; i < 3 && engine.Pending > 0; i++)
+        {
+            GC.Collect();
+            GC.WaitForPendingFinalizers();
+        }
+
+        Assert.Equal(0, engine.Pending);
+        engine.Advance(1_000);
+        Assert.Equal(0, fired);
+    }
+
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+    private static void StartAndForget(ManualEngine engine, Action onFire) =>
+        _ = new CoarseTimer(engine.Engine, _ => onFire(), null, 500, 500, useSelfAsState: false);
+
 #if !COARSE_NETSTANDARD
     [Fact]
     public void Implements_ITimer()

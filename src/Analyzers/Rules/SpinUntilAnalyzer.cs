@@ -1,4 +1,3 @@
-using System.Collections.Immutable;
 using System.Linq;
 using CoarseTimers.Analyzers.Shared;
 using Microsoft.CodeAnalysis;
@@ -15,24 +14,18 @@ namespace CoarseTimers.Analyzers.Rules;
 /// A predicate that only reads fields, with no timeout and outside hot paths, is not flagged.
 /// </summary>
 [DiagnosticAnalyzer(LanguageNames.CSharp)]
-public sealed class SpinUntilAnalyzer : DiagnosticAnalyzer
+public sealed class SpinUntilAnalyzer : CoarseTimersAnalyzer
 {
-    public override ImmutableArray<DiagnosticDescriptor> SupportedDiagnostics { get; } = ImmutableArray.Create(RuleDescriptors.SpinUntil);
-
-    public override void Initialize(AnalysisContext context)
+    public SpinUntilAnalyzer()
+        : base(RuleDescriptors.SpinUntil)
     {
-        context.ConfigureGeneratedCodeAnalysis(GeneratedCodeAnalysisFlags.None);
-        context.EnableConcurrentExecution();
-        context.RegisterCompilationStartAction(static start =>
-        {
-            var rule = new RuleContext(start.Compilation, start.Options, DiagnosticIds.SpinUntil);
-            if (rule.Symbols.SpinWait is null)
-            {
-                return;
-            }
+    }
 
-            start.RegisterOperationAction(ctx => Analyze(ctx, rule), OperationKind.Invocation);
-        });
+    private protected override bool IsValid(KnownSymbols symbols) => symbols.SpinWait is not null;
+
+    private protected override void Register(CompilationStartAnalysisContext context, RuleContext rule)
+    {
+        context.RegisterOperationAction(ctx => Analyze(ctx, rule), OperationKind.Invocation);
     }
 
     private static void Analyze(OperationAnalysisContext context, RuleContext rule)

@@ -1,4 +1,3 @@
-using System.Collections.Immutable;
 using CoarseTimers.Analyzers.Shared;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Diagnostics;
@@ -8,24 +7,18 @@ namespace CoarseTimers.Analyzers.Rules;
 
 /// <summary>CT0001: <c>Task.Delay(int|TimeSpan[, CancellationToken])</c> on a hot path.</summary>
 [DiagnosticAnalyzer(LanguageNames.CSharp)]
-public sealed class TaskDelayAnalyzer : DiagnosticAnalyzer
+public sealed class TaskDelayAnalyzer : CoarseTimersAnalyzer
 {
-    public override ImmutableArray<DiagnosticDescriptor> SupportedDiagnostics { get; } = ImmutableArray.Create(RuleDescriptors.TaskDelay);
-
-    public override void Initialize(AnalysisContext context)
+    public TaskDelayAnalyzer()
+        : base(RuleDescriptors.TaskDelay)
     {
-        context.ConfigureGeneratedCodeAnalysis(GeneratedCodeAnalysisFlags.None);
-        context.EnableConcurrentExecution();
-        context.RegisterCompilationStartAction(static start =>
-        {
-            var rule = new RuleContext(start.Compilation, start.Options, DiagnosticIds.TaskDelay);
-            if (rule.Symbols.Task is null)
-            {
-                return;
-            }
+    }
 
-            start.RegisterOperationAction(ctx => Analyze(ctx, rule), OperationKind.Invocation);
-        });
+    private protected override bool IsValid(KnownSymbols symbols) => symbols.Task is not null;
+
+    private protected override void Register(CompilationStartAnalysisContext context, RuleContext rule)
+    {
+        context.RegisterOperationAction(ctx => Analyze(ctx, rule), OperationKind.Invocation);
     }
 
     private static void Analyze(OperationAnalysisContext context, RuleContext rule)

@@ -1,4 +1,3 @@
-using System.Collections.Immutable;
 using CoarseTimers.Analyzers.Shared;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Diagnostics;
@@ -8,24 +7,18 @@ namespace CoarseTimers.Analyzers.Rules;
 
 /// <summary>CT0003: <c>new System.Threading.Timer(...)</c>, every constructor, on a hot path.</summary>
 [DiagnosticAnalyzer(LanguageNames.CSharp)]
-public sealed class ThreadingTimerAnalyzer : DiagnosticAnalyzer
+public sealed class ThreadingTimerAnalyzer : CoarseTimersAnalyzer
 {
-    public override ImmutableArray<DiagnosticDescriptor> SupportedDiagnostics { get; } = ImmutableArray.Create(RuleDescriptors.ThreadingTimer);
-
-    public override void Initialize(AnalysisContext context)
+    public ThreadingTimerAnalyzer()
+        : base(RuleDescriptors.ThreadingTimer)
     {
-        context.ConfigureGeneratedCodeAnalysis(GeneratedCodeAnalysisFlags.None);
-        context.EnableConcurrentExecution();
-        context.RegisterCompilationStartAction(static start =>
-        {
-            var rule = new RuleContext(start.Compilation, start.Options, DiagnosticIds.ThreadingTimer);
-            if (rule.Symbols.Timer is null)
-            {
-                return;
-            }
+    }
 
-            start.RegisterOperationAction(ctx => Analyze(ctx, rule), OperationKind.ObjectCreation);
-        });
+    private protected override bool IsValid(KnownSymbols symbols) => symbols.Timer is not null;
+
+    private protected override void Register(CompilationStartAnalysisContext context, RuleContext rule)
+    {
+        context.RegisterOperationAction(ctx => Analyze(ctx, rule), OperationKind.ObjectCreation);
     }
 
     private static void Analyze(OperationAnalysisContext context, RuleContext rule)

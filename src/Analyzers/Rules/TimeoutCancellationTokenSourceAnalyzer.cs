@@ -1,4 +1,3 @@
-using System.Collections.Immutable;
 using CoarseTimers.Analyzers.Shared;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Diagnostics;
@@ -11,28 +10,22 @@ namespace CoarseTimers.Analyzers.Rules;
 /// on a hot path. A timeout source held in a local of the member is a per-operation timeout (rule 3).
 /// </summary>
 [DiagnosticAnalyzer(LanguageNames.CSharp)]
-public sealed class TimeoutCancellationTokenSourceAnalyzer : DiagnosticAnalyzer
+public sealed class TimeoutCancellationTokenSourceAnalyzer : CoarseTimersAnalyzer
 {
     internal const string ConstructorKind = "new CancellationTokenSource(timeout)";
     internal const string CancelAfterKind = "CancelAfter";
 
-    public override ImmutableArray<DiagnosticDescriptor> SupportedDiagnostics { get; } = ImmutableArray.Create(RuleDescriptors.TimeoutCancellationTokenSource);
-
-    public override void Initialize(AnalysisContext context)
+    public TimeoutCancellationTokenSourceAnalyzer()
+        : base(RuleDescriptors.TimeoutCancellationTokenSource)
     {
-        context.ConfigureGeneratedCodeAnalysis(GeneratedCodeAnalysisFlags.None);
-        context.EnableConcurrentExecution();
-        context.RegisterCompilationStartAction(static start =>
-        {
-            var rule = new RuleContext(start.Compilation, start.Options, DiagnosticIds.TimeoutCancellationTokenSource);
-            if (rule.Symbols.CancellationTokenSource is null)
-            {
-                return;
-            }
+    }
 
-            start.RegisterOperationAction(ctx => AnalyzeCreation(ctx, rule), OperationKind.ObjectCreation);
-            start.RegisterOperationAction(ctx => AnalyzeCancelAfter(ctx, rule), OperationKind.Invocation);
-        });
+    private protected override bool IsValid(KnownSymbols symbols) => symbols.CancellationTokenSource is not null;
+
+    private protected override void Register(CompilationStartAnalysisContext context, RuleContext rule)
+    {
+        context.RegisterOperationAction(ctx => AnalyzeCreation(ctx, rule), OperationKind.ObjectCreation);
+        context.RegisterOperationAction(ctx => AnalyzeCancelAfter(ctx, rule), OperationKind.Invocation);
     }
 
     private static void AnalyzeCreation(OperationAnalysisContext context, RuleContext rule)

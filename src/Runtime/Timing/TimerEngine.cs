@@ -12,16 +12,22 @@ namespace CoarseTimers.Timing;
 /// picked by a per-thread round-robin number, so every shard is used whatever the affinity, and a cancel touches only
 /// the entry's own shard. The driver is the only thread that visits every shard, one lock at a time.
 ///
-/// Driver protocol (tickless): the driver publishes in <see cref="_wakeTick"/> the tick it will sleep until
-/// (<see cref="long.MaxValue"/> when idle). A scheduler whose due tick is earlier signals it. While the driver is
-/// scanning, <see cref="_wakeTick"/> is <see cref="Scanning"/> (0), so any schedule during a scan signals and the
-/// driver scans again before sleeping: no expiry is missed, and an idle engine has no wake-ups at all.
+/// Driver protocol (tickless): the driver publishes in <see cref="_wakeTick"/> the tick it will wake at, at the latest
+/// (<see cref="long.MaxValue"/> when idle). A scheduler whose due tick is earlier lowers it with a compare-exchange and
+/// signals the driver; later schedulers with later due ticks then need no signal. While the driver scans, the value is
+/// <see cref="Scanning"/>: the first scheduler to see it replaces it and signals, the driver's own publish then fails,
+/// and it scans again, so no expiry is missed. When a scan finds every wheel empty the driver lingers one
+/// <see cref="LingerMilliseconds"/> period before going idle: schedule-then-cancel traffic (the common case) then costs
+/// no signal per operation, and an idle process still ends with no wake-ups at all.
 /// Expired targets are dispatched to the thread pool after the shard lock is released, so a slow or throwing
 /// callback never delays the driver or other timers.
 /// </summary>
 internal sealed class TimerEngine
 {
-    private const long Scanning = 0;
+    private const long Scanning = long.MinValue;
+
+    /// <summary>How long the driver keeps a wake-up scheduled after finding nothing pending, before it goes idle.</summary>
+    private const long LingerMilliseconds = 1000;
 
     private static TimerEngine? s_default;
 
@@ -90,9 +96,17 @@ internal sealed class TimerEngine
         var dueTimestamp = Clock.GetTimestamp() + Clock.FromMilliseconds(dueMilliseconds);
         var dueTick = (dueTimestamp + _resolutionUnits - 1) / _resolutionUnits;
         var ticket = _shards[ThreadShardNumber.Current & _shardMask].Schedule(target, dueTick);
-        if (dueTick < Volatile.Read(ref _wakeTick))
+        var wake = Volatile.Read(ref _wakeTick);
+        while (wake == Scanning || dueTick < wake)
         {
-            WakeDriver();
+            var seen = Interlocked.CompareExchange(ref _wakeTick, dueTick, wake);
+            if (seen == wake)
+            {
+                WakeDriver();
+                break;
+            }
+
+            wake = seen;
         }
 
         return ticket;
@@ -182,14 +196,31 @@ internal sealed class TimerEngine
 
     private void DriverLoop()
     {
+        var lingered = false;
         while (true)
         {
             Volatile.Write(ref _wakeTick, Scanning);
             var next = ProcessDue();
-            Interlocked.Exchange(ref _wakeTick, next);
+            if (next == long.MaxValue && !lingered)
+            {
+                next = CurrentTick() + Math.Max(1, Clock.FromMilliseconds(LingerMilliseconds) / _resolutionUnits);
+                lingered = true;
+            }
+            else if (next != long.MaxValue)
+            {
+                lingered = false;
+            }
+
+            if (Interlocked.CompareExchange(ref _wakeTick, next, Scanning) != Scanning)
+            {
+                // A schedule during the scan published its own tick and signalled: scan again.
+                continue;
+            }
+
             if (next == long.MaxValue)
             {
                 _wake.WaitOne();
+                lingered = false;
                 continue;
             }
 

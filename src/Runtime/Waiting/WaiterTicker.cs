@@ -33,7 +33,8 @@ internal sealed class WaiterTicker
         _intervalMilliseconds = (long)interval.TotalMilliseconds;
 
         // Its own engine, ticking at the poll interval, so the poll is not rounded up to the timers' 10 ms resolution.
-        var engine = new TimerEngine(new CoarseTimerOptions { Resolution = interval, ShardCount = 1 }, StopwatchClock.Instance);
+        // The pulse runs on the driver thread itself (it only takes a lock and pulses), saving a thread-pool hop per tick.
+        var engine = new TimerEngine(new CoarseTimerOptions { Resolution = interval, ShardCount = 1 }, StopwatchClock.Instance, runDriver: true, inlineCallbacks: true);
         _timer = new CoarseTimer(engine, static state => ((WaiterTicker)state!).Pulse(), this, Timeout.Infinite, Timeout.Infinite, useSelfAsState: false);
     }
 

@@ -22,7 +22,7 @@ internal sealed class AllRulesFixTest : CSharpCodeFixTest<EmptyDiagnosticAnalyze
         TestState.AdditionalReferences.Add(TestReferences.Runtime);
         FixedState.AdditionalReferences.AddRange(TestReferences.Net80);
         FixedState.AdditionalReferences.Add(TestReferences.Runtime);
-        TestState.AnalyzerConfigFiles.Add(("/.editorconfig", FixTest<TaskDelayAnalyzer, TaskDelayCodeFixProvider>.AllHotPaths));
+        TestState.AnalyzerConfigFiles.Add(FixTest<TaskDelayAnalyzer, TaskDelayCodeFixProvider>.EditorConfig(FixTest<TaskDelayAnalyzer, TaskDelayCodeFixProvider>.AllHotPaths));
     }
 
     protected override IEnumerable<DiagnosticAnalyzer> GetDiagnosticAnalyzers() =>

@@ -15,9 +15,14 @@ internal static class FixTest<TAnalyzer, TCodeFix>
     where TAnalyzer : DiagnosticAnalyzer, new()
     where TCodeFix : CodeFixProvider, new()
 {
-    public const string AllHotPaths = "root = true\n\n[*.cs]\ncoarse_timers.hot_path_scope = all\n";
+    /// <summary>The <c>.editorconfig</c> line that makes every call site hot.</summary>
+    public const string AllHotPaths = "coarse_timers.hot_path_scope = all";
 
-    public static CodeFixVerifier<TAnalyzer, TCodeFix> Create(string source, string fixedSource, bool referenceRuntime = true)
+    /// <summary>
+    /// A fix test whose one equivalence key must be the rule's; <paramref name="editorConfig"/> holds <c>[*.cs]</c>
+    /// lines (null: the default hot-path model, loops and <c>[HotPath]</c>).
+    /// </summary>
+    public static CodeFixVerifier<TAnalyzer, TCodeFix> Create(string source, string fixedSource, bool referenceRuntime = true, string? editorConfig = AllHotPaths)
     {
         var test = new CodeFixVerifier<TAnalyzer, TCodeFix>(referenceRuntime)
         {
@@ -25,9 +30,15 @@ internal static class FixTest<TAnalyzer, TCodeFix>
             FixedCode = fixedSource,
             CodeActionEquivalenceKey = new TCodeFix().FixableDiagnosticIds.Single(),
         };
-        test.TestState.AnalyzerConfigFiles.Add(("/.editorconfig", AllHotPaths));
+        if (editorConfig is not null)
+        {
+            test.TestState.AnalyzerConfigFiles.Add(EditorConfig(editorConfig));
+        }
+
         return test;
     }
+
+    public static (string Path, string Content) EditorConfig(string lines) => ("/.editorconfig", "root = true\n\n[*.cs]\n" + lines + "\n");
 
     public static Task VerifyAsync(string source, string fixedSource) => Create(source, fixedSource).RunAsync();
 

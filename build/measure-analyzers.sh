@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# The analyzers' cost on a large generated project: time in the CoarseTimers analyzers as a share of compile time.
+#   bash build/measure-analyzers.sh [files]      (default 3000 files, each with loops, timeouts, timers and cold code)
+# Builds the generated project with -p:ReportAnalyzer=true (the compiler's own per-analyzer timing) and reports our
+# analyzers' time against the CoreCompile (csc) time of the same build.
+set -euo pipefail
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+files="${1:-3000}"
+work="$(mktemp -d "${TMPDIR:-/tmp}/coarsetimers-load.XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+dotnet build "$repo/src/Analyzers/CoarseTimers.Analyzers.csproj" -c Release --nologo -v quiet
+analyzer="$repo/src/Analyzers/bin/Release/netstandard2.0/CoarseTimers.Analyzers.dll"
+mkdir -p "$work/src"
+cat >"$work/Load.csproj" <<XML
+<Project Sdk="Microsoft.NET.Sdk">
+  <PropertyGroup><TargetFramework>net10.0</TargetFramework><Nullable>disable</Nullable><ImplicitUsings>disable</ImplicitUsings></PropertyGroup>
+  <ItemGroup><Analyzer Include="$analyzer" /></ItemGroup>
+</Project>
+XML
+for i in $(seq 1 "$files"); do
+  cat >"$work/src/Service$i.cs" <<CS
+using System;
+using System.Collections.Generic;
+using System.Linq;
+using System.Threading;
+using System.Threading.Tasks;
+
+namespace Load.Area$((i % 50));
+
+public sealed class Service$i
+{
+    private readonly List<int> _items = new() { 1, 2, 3 };
+    private volatile bool _ready;
+
+    public async Task<int> HandleAsync(Task work, CancellationToken stopping)
+    {
+        using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(5));
+        using var linked = CancellationTokenSource.CreateLinkedTokenSource(stopping, timeout.Token);
+        var winner = await Task.WhenAny(work, Task.Delay(Timeout.Infinite, linked.Token));
+        var total = 0;
+        for (var attempt = 0; attempt < 3; attempt++)
+        {
+            total += attempt;
+            await Task.Delay(10 * attempt);
+        }
+
+        total += _items.Select(x => x * 2).Where(x => x > 2).Sum();
+        return winner == work ? total : -total;
+    }
+
+    public bool Wait() => SpinWait.SpinUntil(() => _ready, 50);
+
+    public IDisposable Start() => new Timer(_ => { }, null, 1000, 1000);
+
+    public async Task PollAsync(CancellationToken stopping)
+    {
+        while (!stopping.IsCancellationRequested)
+        {
+            await Task.Delay(TimeSpan.FromSeconds(30), stopping);
+        }
+    }
+
+    public string Describe(int value) => value switch { 0 => "zero", < 0 => "negative", _ => value.ToString() };
+}
+CS
+done
+cd "$work"
+dotnet restore --nologo -v quiet
+dotnet build --no-restore --no-incremental -c Release -p:ReportAnalyzer=true -v:d -clp:PerformanceSummary >build.log 2>&1 || { tail -30 build.log; exit 1; }
+ours=$(grep -E '^\s+[0-9.]+\s+[0-9<]+\s+CoarseTimers.Analyzers' build.log | head -1 | awk '{print $1}')
+total_analyzers=$(grep -m1 -oE 'Total analyzer execution time: [0-9.]+' build.log | awk '{print $5}')
+csc_ms=$(grep -E '^\s+[0-9]+ ms\s+Csc\s' build.log | tail -1 | awk '{print $1}')
+warnings=$(grep -cE 'warning CT000[1-4]' build.log || true)
+echo "files: $files, CT warnings: $warnings"
+echo "CoarseTimers analyzers: ${ours:-?} s; all analyzers: ${total_analyzers:-?} s; Csc task: ${csc_ms:-?} ms"
+if [ -n "${ours:-}" ] && [ -n "${csc_ms:-}" ]; then
+  python3 -c "print(f'share of compile time: {100 * float(\"$ours\") / (float(\"$csc_ms\") / 1000):.2f}% (analyzer time is summed over concurrent threads, so this overstates wall time)')"
+fi

@@ -1,0 +1,84 @@
+using System;
+using System.Threading;
+using System.Threading.Tasks;
+using BenchmarkDotNet.Attributes;
+using BenchmarkDotNet.Configs;
+
+namespace CoarseTimers.Benchmarks;
+
+/// <summary>
+/// Scenario 1: a timeout that never fires, scheduled then cancelled, as a server does per request. BCL against
+/// CoarseTimers for each API, at 1, 2, 8 and 32 threads on this 2-core machine. Time is per operation (one schedule plus
+/// one cancel) across all threads; MemoryDiagnoser counts bytes allocated on every thread.
+/// </summary>
+[MemoryDiagnoser]
+[GroupBenchmarksBy(BenchmarkLogicalGroupRule.ByCategory, BenchmarkLogicalGroupRule.ByParams)]
+[CategoriesColumn]
+[SimpleJob(launchCount: 1, warmupCount: 2, iterationCount: 5)]
+public class ScheduleCancelBenchmarks
+{
+    /// <summary>Operations per invocation, split evenly over the threads, so BenchmarkDotNet reports time and bytes per operation.</summary>
+    public const int Operations = 32_000;
+    private static readonly TimeSpan s_timeout = TimeSpan.FromSeconds(30);
+    private static readonly TimerCallback s_noop = static _ => { };
+    private WorkerThreads? _workers;
+
+    [Params(1, 2, 8, 32)]
+    public int Threads { get; set; }
+
+    [GlobalSetup]
+    public void Setup() => _workers = new WorkerThreads(Threads);
+
+    [GlobalCleanup]
+    public void Cleanup() => _workers!.Dispose();
+
+    [Benchmark(Baseline = true, OperationsPerInvoke = Operations), BenchmarkCategory("Delay")]
+    public void Bcl_TaskDelay_cancel() => Run(static () =>
+    {
+        using var cts = new CancellationTokenSource();
+        var delay = Task.Delay(s_timeout, cts.Token);
+        cts.Cancel();
+        _ = delay.Status;
+    });
+
+    [Benchmark(OperationsPerInvoke = Operations), BenchmarkCategory("Delay")]
+    public void Coarse_Delay_cancel() => Run(static () =>
+    {
+        using var cts = new CancellationTokenSource();
+        var delay = CoarseTimer.Delay(s_timeout, cts.Token);
+        cts.Cancel();
+        _ = delay.Status;
+    });
+
+    [Benchmark(Baseline = true, OperationsPerInvoke = Operations), BenchmarkCategory("TimeoutSource")]
+    public void Bcl_TimeoutSource_dispose() => Run(static () =>
+    {
+        using var cts = new CancellationTokenSource(s_timeout);
+    });
+
+    [Benchmark(OperationsPerInvoke = Operations), BenchmarkCategory("TimeoutSource")]
+    public void Coarse_TimeoutSource_dispose() => Run(static () =>
+    {
+        using var cts = new CoarseCancellationTokenSource(s_timeout);
+    });
+
+    [Benchmark(Baseline = true, OperationsPerInvoke = Operations), BenchmarkCategory("Timer")]
+    public void Bcl_Timer_dispose() => Run(static () =>
+    {
+        using var timer = new Timer(s_noop, null, s_timeout, Timeout.InfiniteTimeSpan);
+    });
+
+    [Benchmark(OperationsPerInvoke = Operations), BenchmarkCategory("Timer")]
+    public void Coarse_Timer_dispose() => Run(static () =>
+    {
+        using var timer = new CoarseTimer(s_noop, null, s_timeout, Timeout.InfiniteTimeSpan);
+    });
+
+    private void Run(Action operation) => _workers!.Run(_ =>
+    {
+        for (var i = Operations / Threads; i > 0; i--)
+        {
+            operation();
+        }
+    });
+}
