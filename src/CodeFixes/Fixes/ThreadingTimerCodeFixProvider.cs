@@ -55,7 +55,7 @@ public sealed class ThreadingTimerCodeFixProvider : CoarseTimersCodeFixProvider
             return new[] { RewriteCreation(creation, model) };
         }
 
-        if (StorageAnalysis.Analyze(storage, model, cancellationToken) is not { } analysis || !analysis.UsedOnlyThrough(s_timerMembers))
+        if (StorageAnalysis.Analyze(storage, model, cancellationToken) is not { } analysis || !analysis.UsedOnlyThrough(s_timerMembers, IsInterfaceCoarseTimerImplements, model, cancellationToken))
         {
             return null;
         }
@@ -79,7 +79,7 @@ public sealed class ThreadingTimerCodeFixProvider : CoarseTimersCodeFixProvider
 
         if (analysis.DeclaredType is { IsVar: false } declared)
         {
-            edits.Add(new DocumentEdit(declared, current => RuntimeNames.Type(RuntimeNames.CoarseTimer, model, declared.SpanStart).WithTriviaFrom(current)));
+            edits.Add(DeclaredTypeRewrite.To(RuntimeNames.CoarseTimer, declared, model));
         }
 
         return edits;

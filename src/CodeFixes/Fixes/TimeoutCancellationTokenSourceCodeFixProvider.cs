@@ -68,8 +68,7 @@ public sealed class TimeoutCancellationTokenSourceCodeFixProvider : CoarseTimers
 
     private static IReadOnlyList<DocumentEdit>? RewriteStorage(StorageAnalysis storage, SemanticModel model, CancellationToken cancellationToken, bool changeDeclaredType)
     {
-        if (storage.References.Any(r => r.Parent is ArgumentSyntax argument && !argument.RefKindKeyword.IsKind(SyntaxKind.None)) ||
-            !storage.AssignedValues.Any(v => !v.IsKind(SyntaxKind.NullLiteralExpression)))
+        if (storage.References.Any(BreaksWithNarrowerType) || !storage.AssignedValues.Any(v => !v.IsKind(SyntaxKind.NullLiteralExpression)))
         {
             return null;
         }
@@ -77,7 +76,8 @@ public sealed class TimeoutCancellationTokenSourceCodeFixProvider : CoarseTimers
         var edits = new List<DocumentEdit>();
         foreach (var value in storage.AssignedValues)
         {
-            if (value.IsKind(SyntaxKind.NullLiteralExpression))
+            // Null, or a value already coarse (an earlier fix of another site on this variable): nothing to rewrite.
+            if (value.IsKind(SyntaxKind.NullLiteralExpression) || IsCoarseSource(value, model, cancellationToken))
             {
                 continue;
             }
@@ -87,7 +87,7 @@ public sealed class TimeoutCancellationTokenSourceCodeFixProvider : CoarseTimers
                 edits.Add(RewriteCreation(creation, model));
             }
             else if (value is InvocationExpressionSyntax { Expression: MemberAccessExpressionSyntax { Name.Identifier.ValueText: "CreateLinkedTokenSource" } } linked &&
-                     model.GetSymbolInfo(linked, cancellationToken).Symbol is IMethodSymbol { ContainingType: { Name: "CancellationTokenSource", ContainingNamespace.Name: "Threading" } })
+                     IsRewritableLink(linked, model, cancellationToken))
             {
                 edits.Add(new DocumentEdit(((MemberAccessExpressionSyntax)linked.Expression).Expression,
                     current => RuntimeNames.Type(RuntimeNames.CoarseCancellationTokenSource, model, linked.SpanStart).WithTriviaFrom(current)));
@@ -100,11 +100,39 @@ public sealed class TimeoutCancellationTokenSourceCodeFixProvider : CoarseTimers
 
         if (changeDeclaredType && storage.DeclaredType is { IsVar: false } declared)
         {
-            edits.Add(new DocumentEdit(declared, current => RuntimeNames.Type(RuntimeNames.CoarseCancellationTokenSource, model, declared.SpanStart).WithTriviaFrom(current)));
+            edits.Add(DeclaredTypeRewrite.To(RuntimeNames.CoarseCancellationTokenSource, declared, model));
         }
 
         return edits;
     }
+
+    /// <summary>
+    /// A use that stops compiling once the variable's type is the derived coarse source: passed by reference, written
+    /// by a deconstruction, or copied into a <c>var</c> that would take the narrower type and later reject a plain source.
+    /// </summary>
+    private static bool BreaksWithNarrowerType(IdentifierNameSyntax reference) => reference.Parent switch
+    {
+        ArgumentSyntax argument when !argument.RefKindKeyword.IsKind(SyntaxKind.None) => true,
+        ArgumentSyntax { Parent: TupleExpressionSyntax } => true,
+        EqualsValueClauseSyntax { Parent: VariableDeclaratorSyntax { Parent: VariableDeclarationSyntax { Type.IsVar: true } } } => true,
+        _ => false,
+    };
+
+    private static bool IsCoarseSource(ExpressionSyntax value, SemanticModel model, CancellationToken cancellationToken) =>
+        SymbolEqualityComparer.Default.Equals(
+            model.GetTypeInfo(value, cancellationToken).Type,
+            model.Compilation.GetTypeByMetadataName(RuntimeNames.Namespace + "." + RuntimeNames.CoarseCancellationTokenSource));
+
+    /// <summary>
+    /// <c>CancellationTokenSource.CreateLinkedTokenSource</c> with an overload the coarse source also declares (tokens
+    /// one by one or as an array); a newer overload (a span) would bind back to the base method on the coarse type.
+    /// </summary>
+    private static bool IsRewritableLink(InvocationExpressionSyntax linked, SemanticModel model, CancellationToken cancellationToken) =>
+        model.GetSymbolInfo(linked, cancellationToken).Symbol is IMethodSymbol { ContainingType: { Name: "CancellationTokenSource", ContainingNamespace.Name: "Threading" } } method &&
+        method.Parameters.All(p => IsCancellationToken(p.Type) || p.Type is IArrayTypeSymbol { Rank: 1 } array && IsCancellationToken(array.ElementType));
+
+    private static bool IsCancellationToken(ITypeSymbol type) =>
+        type is { Name: "CancellationToken", ContainingNamespace: { Name: "Threading", ContainingNamespace.Name: "System" } };
 
     /// <summary>A creation of exactly CancellationTokenSource with a constructor the coarse source also has.</summary>
     private static bool IsRewritableCreation(BaseObjectCreationExpressionSyntax creation, SemanticModel model, CancellationToken cancellationToken) =>

@@ -91,11 +91,12 @@ public abstract class CoarseTimersCodeFixProvider : CodeFixProvider
         foreach (var edit in edits.Values.OrderByDescending(e => e.Node.SpanStart))
         {
             var rewrite = edit.Rewrite;
-            editor.ReplaceNode(edit.Node, (current, _) => rewrite(current).WithAdditionalAnnotations(Formatter.Annotation));
+            editor.ReplaceNode(edit.Node, (current, _) => rewrite(current));
         }
 
         // Clean up here rather than rely on the host: `dotnet format` applies the changed document as it is. Adds
-        // `using CoarseTimers;` in the file's style where safe, shortens the names it makes valid, formats the edits.
+        // `using CoarseTimers;` in the file's style where safe, shortens the names it makes valid, and formats only the
+        // names the fix wrote (RuntimeNames annotates them), so the user's own layout of arguments and lambdas stays.
         var changed = document.WithSyntaxRoot(editor.GetChangedRoot());
         changed = await ImportAdder.AddImportsAsync(changed, Simplifier.AddImportsAnnotation, cancellationToken: cancellationToken).ConfigureAwait(false);
         changed = await Simplifier.ReduceAsync(changed, Simplifier.Annotation, cancellationToken: cancellationToken).ConfigureAwait(false);

@@ -11,7 +11,7 @@ internal static class ObjectCreationRewrite
     {
         ObjectCreationExpressionSyntax explicitCreation => explicitCreation.WithType(type.WithTriviaFrom(explicitCreation.Type)),
         _ => SyntaxFactory.ObjectCreationExpression(
-                creation.NewKeyword.WithTrailingTrivia(SyntaxFactory.Space),
+                creation.NewKeyword.WithTrailingTrivia(SyntaxFactory.ElasticSpace),
                 type,
                 creation.ArgumentList ?? SyntaxFactory.ArgumentList(),
                 creation.Initializer)

@@ -1,6 +1,7 @@
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
+using Microsoft.CodeAnalysis.Formatting;
 using Microsoft.CodeAnalysis.Simplification;
 
 namespace CoarseTimers.CodeFixes.Shared;
@@ -23,28 +24,30 @@ internal static class RuntimeNames
         compilation.GetTypeByMetadataName(Namespace + "." + typeName) is not null;
 
     /// <summary>
-    /// <c>CoarseTimers.T</c>, or <c>global::CoarseTimers.T</c> when <c>CoarseTimers</c> would bind to something else
-    /// at <paramref name="position"/>; annotated for import and simplification.
+    /// <c>CoarseTimers.T</c> as a type, or <c>global::CoarseTimers.T</c> when <c>CoarseTimers</c> would bind to something
+    /// else at <paramref name="position"/>; annotated for import and simplification.
     /// </summary>
-    public static TypeSyntax Type(string typeName, SemanticModel model, int position)
-    {
-        var symbol = model.GetSpeculativeSymbolInfo(position, SyntaxFactory.IdentifierName(Namespace), SpeculativeBindingOption.BindAsTypeOrNamespace).Symbol;
-        NameSyntax left = symbol is null or INamespaceSymbol { Name: Namespace, ContainingNamespace.IsGlobalNamespace: true }
-            ? SyntaxFactory.IdentifierName(Namespace)
-            : SyntaxFactory.AliasQualifiedName(SyntaxFactory.IdentifierName(SyntaxFactory.Token(SyntaxKind.GlobalKeyword)), SyntaxFactory.IdentifierName(Namespace));
-        return SyntaxFactory.QualifiedName(left, SyntaxFactory.IdentifierName(typeName))
-            .WithAdditionalAnnotations(Simplifier.Annotation, Simplifier.AddImportsAnnotation);
-    }
+    public static TypeSyntax Type(string typeName, SemanticModel model, int position) =>
+        Annotate(SyntaxFactory.ParseTypeName(QualifiedName(typeName, model, position)));
 
     /// <summary>
-    /// <c>CoarseTimers.T.member</c> as an expression (member accesses, the shape the parser gives that text), with the
-    /// type part annotated as in <see cref="Type"/>.
+    /// <c>CoarseTimers.T.member</c> as an expression: parsed, so its shape is the one the compiler gives the same text
+    /// (a member access, not a qualified type name); annotated as <see cref="Type"/>.
     /// </summary>
-    public static MemberAccessExpressionSyntax StaticMember(string typeName, string member, SemanticModel model, int position)
+    public static MemberAccessExpressionSyntax StaticMember(string typeName, string member, SemanticModel model, int position) =>
+        SyntaxFactory.MemberAccessExpression(
+            SyntaxKind.SimpleMemberAccessExpression,
+            Annotate(SyntaxFactory.ParseExpression(QualifiedName(typeName, model, position))),
+            SyntaxFactory.IdentifierName(member));
+
+    private static string QualifiedName(string typeName, SemanticModel model, int position)
     {
-        var qualified = (QualifiedNameSyntax)Type(typeName, model, position);
-        var type = SyntaxFactory.MemberAccessExpression(SyntaxKind.SimpleMemberAccessExpression, qualified.Left, qualified.Right)
-            .WithAdditionalAnnotations(Simplifier.Annotation, Simplifier.AddImportsAnnotation);
-        return SyntaxFactory.MemberAccessExpression(SyntaxKind.SimpleMemberAccessExpression, type, SyntaxFactory.IdentifierName(member));
+        var symbol = model.GetSpeculativeSymbolInfo(position, SyntaxFactory.IdentifierName(Namespace), SpeculativeBindingOption.BindAsTypeOrNamespace).Symbol;
+        var bindsToRuntime = symbol is null or INamespaceSymbol { Name: Namespace, ContainingNamespace.IsGlobalNamespace: true };
+        return (bindsToRuntime ? "" : "global::") + Namespace + "." + typeName;
     }
+
+    private static T Annotate<T>(T node)
+        where T : SyntaxNode =>
+        node.WithAdditionalAnnotations(Simplifier.Annotation, Simplifier.AddImportsAnnotation, Formatter.Annotation);
 }

@@ -1,9 +1,11 @@
+using System;
 using System.Collections.Generic;
 using System.Linq;
 using System.Threading;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
+using Microsoft.CodeAnalysis.Operations;
 
 namespace CoarseTimers.CodeFixes.Shared;
 
@@ -143,9 +145,11 @@ internal sealed class StorageAnalysis
 
     /// <summary>
     /// True when every reference only calls members that <paramref name="allowedMembers"/> names on it, disposes it,
-    /// compares it with null, or assigns it: uses that compile and behave the same with the runtime type.
+    /// compares it with null, assigns it in a statement of its own, keeps it alive with <c>GC.KeepAlive</c>, or converts
+    /// it to a type <paramref name="allowedConversion"/> accepts: uses that compile and behave the same with the runtime
+    /// type. A chained assignment (<c>a = b = new T()</c>) hands the value on, so it is not one of them.
     /// </summary>
-    public bool UsedOnlyThrough(ISet<string> allowedMembers)
+    public bool UsedOnlyThrough(ISet<string> allowedMembers, Func<ITypeSymbol?, bool> allowedConversion, SemanticModel model, CancellationToken cancellationToken)
     {
         foreach (var reference in References)
         {
@@ -160,12 +164,18 @@ internal sealed class StorageAnalysis
                 case MemberAccessExpressionSyntax access when access.Expression == expression && allowedMembers.Contains(access.Name.Identifier.ValueText):
                 case ConditionalAccessExpressionSyntax conditional when conditional.Expression == expression &&
                     conditional.WhenNotNull is InvocationExpressionSyntax { Expression: MemberBindingExpressionSyntax binding } && allowedMembers.Contains(binding.Name.Identifier.ValueText):
-                case AssignmentExpressionSyntax assignment when assignment.Left == expression && assignment.IsKind(SyntaxKind.SimpleAssignmentExpression):
+                case AssignmentExpressionSyntax assignment when assignment.Left == expression && assignment.IsKind(SyntaxKind.SimpleAssignmentExpression) &&
+                    model.GetOperation(assignment, cancellationToken)?.Parent is IExpressionStatementOperation:
                 case BinaryExpressionSyntax binary when (binary.IsKind(SyntaxKind.EqualsExpression) || binary.IsKind(SyntaxKind.NotEqualsExpression)) && (IsNull(binary.Left) || IsNull(binary.Right)):
                 case IsPatternExpressionSyntax { Pattern: ConstantPatternSyntax constant } when IsNull(constant.Expression):
                 case IsPatternExpressionSyntax { Pattern: UnaryPatternSyntax { Pattern: ConstantPatternSyntax notConstant } } when IsNull(notConstant.Expression):
                 case UsingStatementSyntax:
                 case ArgumentSyntax { Parent.Parent: InvocationExpressionSyntax { Expression: IdentifierNameSyntax { Identifier.ValueText: "nameof" } } }:
+                case ArgumentSyntax { RefKindKeyword.RawKind: (int)SyntaxKind.None, Parent.Parent: InvocationExpressionSyntax keepAlive } when IsGcKeepAlive(keepAlive, model, cancellationToken):
+                    continue;
+                case ExpressionSyntax or ArgumentSyntax or EqualsValueClauseSyntax or ArrowExpressionClauseSyntax or ReturnStatementSyntax
+                    when model.GetTypeInfo((ExpressionSyntax)expression, cancellationToken) is var info && !SymbolEqualityComparer.Default.Equals(info.Type, info.ConvertedType) &&
+                         allowedConversion(info.ConvertedType):
                     continue;
                 default:
                     return false;
@@ -174,6 +184,9 @@ internal sealed class StorageAnalysis
 
         return true;
     }
+
+    private static bool IsGcKeepAlive(InvocationExpressionSyntax invocation, SemanticModel model, CancellationToken cancellationToken) =>
+        model.GetSymbolInfo(invocation, cancellationToken).Symbol is IMethodSymbol { Name: "KeepAlive", ContainingType: { Name: "GC", ContainingNamespace: { Name: "System", ContainingNamespace.IsGlobalNamespace: true } } };
 
     private static bool IsNull(ExpressionSyntax expression) => expression.IsKind(SyntaxKind.NullLiteralExpression);
 

@@ -1,47 +1,62 @@
 using System.Threading.Tasks;
 using Xunit;
-using Verify = CoarseTimers.Analyzers.Tests.CodeFixes.FixVerifier<CoarseTimers.Analyzers.Rules.SpinUntilAnalyzer, CoarseTimers.CodeFixes.Fixes.SpinUntilCodeFixProvider>;
+using Verify = CoarseTimers.Analyzers.Tests.CodeFixes.FixTest<
+    CoarseTimers.Analyzers.Rules.SpinUntilAnalyzer,
+    CoarseTimers.CodeFixes.Fixes.SpinUntilCodeFixProvider>;
 
 namespace CoarseTimers.Analyzers.Tests.CodeFixes;
 
 public class SpinUntilCodeFixTests
 {
     [Fact]
-    public Task All_overloads() =>
-        Verify.VerifyAsync("""
-            using System;
-            using System.Diagnostics;
-            using System.Threading;
+    public Task Every_overload_and_named_arguments() => Verify.VerifyAsync(
+        """
+        using System;
+        using System.Threading;
 
-            class C
+        class C
+        {
+            private volatile bool _ready;
+
+            bool M()
             {
-                private volatile bool _ready;
-
-                void M()
-                {
-                    var sw = Stopwatch.StartNew();
-                    {|CT0004:SpinWait.SpinUntil(() => sw.ElapsedMilliseconds > 2)|};
-                    bool a = {|CT0004:SpinWait.SpinUntil(() => _ready, 100)|};
-                    bool b = {|CT0004:SpinWait.SpinUntil(condition: () => _ready, timeout: TimeSpan.FromSeconds(1))|};
-                }
+                {|CT0004:SpinWait.SpinUntil(() => _ready)|};
+                var a = {|CT0004:SpinWait.SpinUntil(() => _ready, 5000)|};
+                var b = {|CT0004:SpinWait.SpinUntil(() => _ready, TimeSpan.FromSeconds(5))|};
+                return a && b && {|CT0004:System.Threading.SpinWait.SpinUntil(millisecondsTimeout: 5000, condition: () => _ready)|};
             }
-            """, """
-            using System;
-            using System.Diagnostics;
-            using System.Threading;
-            using CoarseTimers;
+        }
+        """,
+        """
+        using System;
+        using System.Threading;
+        using CoarseTimers;
 
-            class C
+        class C
+        {
+            private volatile bool _ready;
+
+            bool M()
             {
-                private volatile bool _ready;
-
-                void M()
-                {
-                    var sw = Stopwatch.StartNew();
-                    SpinThenBlock.SpinUntil(() => sw.ElapsedMilliseconds > 2);
-                    bool a = SpinThenBlock.SpinUntil(() => _ready, 100);
-                    bool b = SpinThenBlock.SpinUntil(condition: () => _ready, timeout: TimeSpan.FromSeconds(1));
-                }
+                SpinThenBlock.SpinUntil(() => _ready);
+                var a = SpinThenBlock.SpinUntil(() => _ready, 5000);
+                var b = SpinThenBlock.SpinUntil(() => _ready, TimeSpan.FromSeconds(5));
+                return a && b && SpinThenBlock.SpinUntil(millisecondsTimeout: 5000, condition: () => _ready);
             }
-            """);
+        }
+        """);
+
+    [Fact]
+    public Task Not_offered_without_the_runtime() => Verify.VerifyNotOfferedAsync(
+        """
+        using System.Threading;
+
+        class C
+        {
+            private volatile bool _ready;
+
+            void M() => {|CT0004:SpinWait.SpinUntil(() => _ready, 5000)|};
+        }
+        """,
+        referenceRuntime: false);
 }

@@ -1,128 +1,346 @@
 using System.Threading.Tasks;
 using Xunit;
-using Verify = CoarseTimers.Analyzers.Tests.CodeFixes.FixVerifier<CoarseTimers.Analyzers.Rules.TaskDelayAnalyzer, CoarseTimers.CodeFixes.Fixes.TaskDelayCodeFixProvider>;
+using Verify = CoarseTimers.Analyzers.Tests.CodeFixes.FixTest<
+    CoarseTimers.Analyzers.Rules.TaskDelayAnalyzer,
+    CoarseTimers.CodeFixes.Fixes.TaskDelayCodeFixProvider>;
 
 namespace CoarseTimers.Analyzers.Tests.CodeFixes;
 
 public class TaskDelayCodeFixTests
 {
     [Fact]
-    public Task Every_overload_named_arguments_ConfigureAwait_and_comments() =>
-        Verify.VerifyAsync("""
-            using System;
-            using System.Threading;
+    public Task Every_overload_keeps_its_arguments() => Verify.VerifyAsync(
+        """
+        using System;
+        using System.Threading;
+        using System.Threading.Tasks;
+
+        class C
+        {
+            async Task M(CancellationToken token)
+            {
+                await {|CT0001:Task.Delay(5)|};
+                await {|CT0001:Task.Delay(TimeSpan.FromMilliseconds(5))|};
+                await {|CT0001:Task.Delay(5, token)|};
+                await {|CT0001:Task.Delay(TimeSpan.FromMilliseconds(5), token)|};
+            }
+        }
+        """,
+        """
+        using System;
+        using System.Threading;
+        using System.Threading.Tasks;
+        using CoarseTimers;
+
+        class C
+        {
+            async Task M(CancellationToken token)
+            {
+                await CoarseTimer.Delay(5);
+                await CoarseTimer.Delay(TimeSpan.FromMilliseconds(5));
+                await CoarseTimer.Delay(5, token);
+                await CoarseTimer.Delay(TimeSpan.FromMilliseconds(5), token);
+            }
+        }
+        """);
+
+    [Fact]
+    public Task Named_arguments_configure_await_and_comments_are_kept() => Verify.VerifyAsync(
+        """
+        using System.Threading;
+        using System.Threading.Tasks;
+
+        class C
+        {
+            async Task M(CancellationToken token)
+            {
+                // pace the poll
+                await /* before */ {|CT0001:Task.Delay(cancellationToken: token, millisecondsDelay: 5)|}.ConfigureAwait(false); // after
+            }
+        }
+        """,
+        """
+        using System.Threading;
+        using System.Threading.Tasks;
+        using CoarseTimers;
+
+        class C
+        {
+            async Task M(CancellationToken token)
+            {
+                // pace the poll
+                await /* before */ CoarseTimer.Delay(cancellationToken: token, millisecondsDelay: 5).ConfigureAwait(false); // after
+            }
+        }
+        """);
+
+    [Fact]
+    public Task Using_static_and_fully_qualified_calls() => Verify.VerifyAsync(
+        """
+        using static System.Threading.Tasks.Task;
+
+        class C
+        {
+            async System.Threading.Tasks.Task M()
+            {
+                await {|CT0001:Delay(5)|};
+                await {|CT0001:System.Threading.Tasks.Task.Delay(6)|};
+            }
+        }
+        """,
+        """
+        using CoarseTimers;
+        using static System.Threading.Tasks.Task;
+
+        class C
+        {
+            async System.Threading.Tasks.Task M()
+            {
+                await CoarseTimer.Delay(5);
+                await CoarseTimer.Delay(6);
+            }
+        }
+        """);
+
+    [Fact]
+    public Task Delays_inside_WhenAny_in_a_loop() => Verify.VerifyAsync(
+        """
+        using System.Threading.Tasks;
+
+        class C
+        {
+            async Task M(Task work)
+            {
+                while (!work.IsCompleted)
+                {
+                    await Task.WhenAny(work, {|CT0001:Task.Delay(100)|}, Task.WhenAny({|CT0001:Task.Delay(200)|}));
+                }
+            }
+        }
+        """,
+        """
+        using System.Threading.Tasks;
+        using CoarseTimers;
+
+        class C
+        {
+            async Task M(Task work)
+            {
+                while (!work.IsCompleted)
+                {
+                    await Task.WhenAny(work, CoarseTimer.Delay(100), Task.WhenAny(CoarseTimer.Delay(200)));
+                }
+            }
+        }
+        """);
+
+    [Fact]
+    public Task Using_goes_inside_the_namespace_when_the_file_puts_them_there() => Verify.VerifyAsync(
+        """
+        namespace N
+        {
             using System.Threading.Tasks;
 
             class C
             {
-                async Task M(CancellationToken ct)
-                {
-                    for (var i = 0; i < 3; i++)
-                    {
-                        await {|CT0001:Task.Delay(5)|};
-                        await {|CT0001:Task.Delay(TimeSpan.FromMilliseconds(5))|}.ConfigureAwait(false);
-                        await {|CT0001:Task.Delay(5, ct)|};
-                        await /* keep */ {|CT0001:Task.Delay(cancellationToken: ct, delay: TimeSpan.Zero)|}; // trailing
-                    }
-                }
+                Task M() => {|CT0001:Task.Delay(5)|};
             }
-            """, """
-            using System;
-            using System.Threading;
+        }
+        """,
+        """
+        namespace N
+        {
             using System.Threading.Tasks;
             using CoarseTimers;
 
             class C
             {
-                async Task M(CancellationToken ct)
-                {
-                    for (var i = 0; i < 3; i++)
-                    {
-                        await CoarseTimer.Delay(5);
-                        await CoarseTimer.Delay(TimeSpan.FromMilliseconds(5)).ConfigureAwait(false);
-                        await CoarseTimer.Delay(5, ct);
-                        await /* keep */ CoarseTimer.Delay(cancellationToken: ct, delay: TimeSpan.Zero); // trailing
-                    }
-                }
+                Task M() => CoarseTimer.Delay(5);
             }
-            """);
+        }
+        """);
 
     [Fact]
-    public Task Using_static_and_WhenAny_and_file_scoped_namespace_with_usings_inside() =>
-        Verify.VerifyAsync("""
-            namespace App
-            {
-                using System.Threading.Tasks;
-                using static System.Threading.Tasks.Task;
-
-                class C
-                {
-                    async Task M(Task work)
-                    {
-                        await Task.WhenAny(work, {|CT0001:Delay(100)|});
-                    }
-                }
-            }
-            """, """
-            namespace App
-            {
-                using System.Threading.Tasks;
-                using CoarseTimers;
-                using static System.Threading.Tasks.Task;
-
-                class C
-                {
-                    async Task M(Task work)
-                    {
-                        await Task.WhenAny(work, CoarseTimer.Delay(100));
-                    }
-                }
-            }
-            """);
-
-    [Fact]
-    public Task Existing_using_is_not_duplicated_and_clashing_names_stay_qualified() =>
-        Verify.VerifyAsync("""
+    public async Task File_scoped_namespace_and_sorted_usings()
+    {
+        var test = Verify.Create(
+            """
             using System.Threading.Tasks;
+            using Zeta;
 
-            namespace App;
-
-            class CoarseTimer { }
+            namespace N;
 
             class C
             {
-                async Task M()
-                {
-                    while (true) { await {|CT0001:Task.Delay(5)|}; }
-                }
+                Task M() => {|CT0001:Task.Delay(Z.Milliseconds)|};
             }
-            """, """
+            """,
+            """
             using System.Threading.Tasks;
+            using CoarseTimers;
+            using Zeta;
 
-            namespace App;
-
-            class CoarseTimer { }
+            namespace N;
 
             class C
             {
-                async Task M()
-                {
-                    while (true) { await CoarseTimers.CoarseTimer.Delay(5); }
-                }
+                Task M() => CoarseTimer.Delay(Z.Milliseconds);
             }
             """);
+        const string zeta = "namespace Zeta;\n\npublic static class Z\n{\n    public const int Milliseconds = 5;\n}\n";
+        test.TestState.Sources.Add(("/Zeta.cs", zeta));
+        test.FixedState.Sources.Add(("/Zeta.cs", zeta));
+        await test.RunAsync();
+    }
 
     [Fact]
-    public Task No_fix_without_the_runtime() =>
-        Verify.VerifyNoFixAsync("""
+    public Task Existing_using_is_not_repeated() => Verify.VerifyAsync(
+        """
+        using System.Threading.Tasks;
+        using CoarseTimers;
+
+        class C
+        {
+            Task M() => {|CT0001:Task.Delay(5)|};
+        }
+        """,
+        """
+        using System.Threading.Tasks;
+        using CoarseTimers;
+
+        class C
+        {
+            Task M() => CoarseTimer.Delay(5);
+        }
+        """);
+
+    [Fact]
+    public async Task Global_using_is_respected()
+    {
+        var test = Verify.Create(
+            """
             using System.Threading.Tasks;
 
             class C
             {
-                async Task M()
-                {
-                    for (;;) { await {|CT0001:Task.Delay(5)|}; }
-                }
+                Task M() => {|CT0001:Task.Delay(5)|};
             }
-            """, referenceRuntime: false);
+            """,
+            """
+            using System.Threading.Tasks;
+
+            class C
+            {
+                Task M() => CoarseTimer.Delay(5);
+            }
+            """);
+        test.TestState.Sources.Add(("/Usings.cs", "global using CoarseTimers;\n"));
+        test.FixedState.Sources.Add(("/Usings.cs", "global using CoarseTimers;\n"));
+        await test.RunAsync();
+    }
+
+    [Fact]
+    public Task Name_that_would_clash_stays_qualified() => Verify.VerifyAsync(
+        """
+        using System.Threading.Tasks;
+
+        class CoarseTimer
+        {
+        }
+
+        class C
+        {
+            Task M() => {|CT0001:Task.Delay(5)|};
+        }
+        """,
+        """
+        using System.Threading.Tasks;
+
+        class CoarseTimer
+        {
+        }
+
+        class C
+        {
+            Task M() => CoarseTimers.CoarseTimer.Delay(5);
+        }
+        """);
+
+    [Fact]
+    public Task Namespace_that_would_clash_is_global_qualified() => Verify.VerifyAsync(
+        """
+        using System.Threading.Tasks;
+
+        namespace App
+        {
+            class CoarseTimers
+            {
+            }
+
+            class CoarseTimer
+            {
+            }
+
+            class C
+            {
+                Task M() => {|CT0001:Task.Delay(5)|};
+            }
+        }
+        """,
+        """
+        using System.Threading.Tasks;
+
+        namespace App
+        {
+            class CoarseTimers
+            {
+            }
+
+            class CoarseTimer
+            {
+            }
+
+            class C
+            {
+                Task M() => global::CoarseTimers.CoarseTimer.Delay(5);
+            }
+        }
+        """);
+
+    [Fact]
+    public async Task Top_level_statements()
+    {
+        var test = Verify.Create(
+            """
+            using System.Threading.Tasks;
+
+            for (var i = 0; i < 3; i++)
+            {
+                await {|CT0001:Task.Delay(5)|};
+            }
+            """,
+            """
+            using System.Threading.Tasks;
+            using CoarseTimers;
+
+            for (var i = 0; i < 3; i++)
+            {
+                await CoarseTimer.Delay(5);
+            }
+            """);
+        test.TestState.OutputKind = Microsoft.CodeAnalysis.OutputKind.ConsoleApplication;
+        await test.RunAsync();
+    }
+
+    [Fact]
+    public Task Not_offered_without_the_runtime() => Verify.VerifyNotOfferedAsync(
+        """
+        using System.Threading.Tasks;
+
+        class C
+        {
+            Task M() => {|CT0001:Task.Delay(5)|};
+        }
+        """,
+        referenceRuntime: false);
 }

@@ -1,111 +1,419 @@
 using System.Threading.Tasks;
 using Xunit;
-using Verify = CoarseTimers.Analyzers.Tests.CodeFixes.FixVerifier<CoarseTimers.Analyzers.Rules.ThreadingTimerAnalyzer, CoarseTimers.CodeFixes.Fixes.ThreadingTimerCodeFixProvider>;
+using Verify = CoarseTimers.Analyzers.Tests.CodeFixes.FixTest<
+    CoarseTimers.Analyzers.Rules.ThreadingTimerAnalyzer,
+    CoarseTimers.CodeFixes.Fixes.ThreadingTimerCodeFixProvider>;
 
 namespace CoarseTimers.Analyzers.Tests.CodeFixes;
 
 public class ThreadingTimerCodeFixTests
 {
     [Fact]
-    public Task Field_declaration_changes_type_with_every_timer_stored_in_it() =>
-        Verify.VerifyAsync("""
-            using System;
-            using System.Threading;
+    public Task Every_constructor_in_var_locals() => Verify.VerifyAsync(
+        """
+        using System;
+        using System.Threading;
 
-            [CoarseTimers.HotPath]
-            sealed class Connection : IDisposable
+        class C
+        {
+            static void Tick(object? state)
             {
-                private readonly Timer _keepAlive;
-
-                public Connection() => _keepAlive = {|CT0003:new Timer(_ => { }, null, 1000, 1000)|};
-
-                public bool Touch() => _keepAlive.Change(TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(1));
-
-                public void Dispose() => _keepAlive?.Dispose();
             }
-            """, """
-            using System;
-            using System.Threading;
-            using CoarseTimers;
 
-            [CoarseTimers.HotPath]
-            sealed class Connection : IDisposable
+            void M()
             {
-                private readonly CoarseTimer _keepAlive;
-
-                public Connection() => _keepAlive = new CoarseTimer(_ => { }, null, 1000, 1000);
-
-                public bool Touch() => _keepAlive.Change(TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(1));
-
-                public void Dispose() => _keepAlive?.Dispose();
+                using var a = {|CT0003:new Timer(Tick)|};
+                using var b = {|CT0003:new Timer(Tick, null, 100, 100)|};
+                using var c = {|CT0003:new Timer(Tick, null, 100L, 100L)|};
+                using var d = {|CT0003:new Timer(Tick, null, TimeSpan.FromSeconds(1), Timeout.InfiniteTimeSpan)|};
+                using var e = {|CT0003:new Timer(Tick, null, 100u, 100u)|};
+                a.Change(10, 10);
             }
-            """);
+        }
+        """,
+        """
+        using System;
+        using System.Threading;
+        using CoarseTimers;
+
+        class C
+        {
+            static void Tick(object? state)
+            {
+            }
+
+            void M()
+            {
+                using var a = new CoarseTimer(Tick);
+                using var b = new CoarseTimer(Tick, null, 100, 100);
+                using var c = new CoarseTimer(Tick, null, 100L, 100L);
+                using var d = new CoarseTimer(Tick, null, TimeSpan.FromSeconds(1), Timeout.InfiniteTimeSpan);
+                using var e = new CoarseTimer(Tick, null, 100u, 100u);
+                a.Change(10, 10);
+            }
+        }
+        """);
 
     [Fact]
-    public Task Locals_explicit_and_var_and_interface_typed_and_discarded() =>
-        Verify.VerifyAsync("""
-            using System;
-            using System.Threading;
+    public Task Explicitly_typed_local_changes_type() => Verify.VerifyAsync(
+        """
+        using System.Threading;
 
-            class C
+        class C
+        {
+            void M()
             {
-                void M()
-                {
-                    for (var i = 0; i < 3; i++)
-                    {
-                        using Timer a = {|CT0003:new Timer(_ => { })|};
-                        a.Change(10, Timeout.Infinite);
-                        using var b = {|CT0003:new Timer(_ => { }, null, 10L, -1L)|};
-                        IDisposable c = {|CT0003:new Timer(_ => { }, null, TimeSpan.Zero, Timeout.InfiniteTimeSpan)|};
-                        c.Dispose();
-                    }
-                }
+                Timer timer = {|CT0003:new Timer(_ => { }, null, 100, Timeout.Infinite)|};
+                timer.Change(200, Timeout.Infinite);
+                timer?.Dispose();
             }
-            """, """
-            using System;
-            using System.Threading;
-            using CoarseTimers;
+        }
+        """,
+        """
+        using System.Threading;
+        using CoarseTimers;
 
-            class C
+        class C
+        {
+            void M()
             {
-                void M()
-                {
-                    for (var i = 0; i < 3; i++)
-                    {
-                        using CoarseTimer a = new CoarseTimer(_ => { });
-                        a.Change(10, Timeout.Infinite);
-                        using var b = new CoarseTimer(_ => { }, null, 10L, -1L);
-                        IDisposable c = new CoarseTimer(_ => { }, null, TimeSpan.Zero, Timeout.InfiniteTimeSpan);
-                        c.Dispose();
-                    }
-                }
+                CoarseTimer timer = new CoarseTimer(_ => { }, null, 100, Timeout.Infinite);
+                timer.Change(200, Timeout.Infinite);
+                timer?.Dispose();
             }
-            """);
+        }
+        """);
 
     [Fact]
-    public Task No_fix_where_the_timer_escapes() =>
-        Verify.VerifyNoFixAsync("""
-            using System.Threading;
+    public Task Private_field_assigned_in_a_method_changes_type() => Verify.VerifyAsync(
+        """
+        using System.Threading;
 
-            class C
+        class C : System.IDisposable
+        {
+            private Timer? _timer;
+
+            void Start() => _timer = {|CT0003:new Timer(_ => { }, null, 100, 100)|};
+
+            public void Dispose()
             {
-                public Timer Exposed;
-
-                Timer M()
+                if (_timer != null)
                 {
-                    for (;;)
-                    {
-                        var passed = {|CT0003:new Timer(_ => { })|};
-                        Keep(passed);
-                        Exposed = {|CT0003:new Timer(_ => { })|};
-                        Keep({|CT0003:new Timer(_ => { })|});
-                        var tested = {|CT0003:new Timer(_ => { })|};
-                        object boxed = tested;
-                        return {|CT0003:new Timer(_ => { })|};
-                    }
+                    _timer.Dispose();
                 }
-
-                static void Keep(Timer timer) { }
             }
-            """);
+        }
+        """,
+        """
+        using System.Threading;
+        using CoarseTimers;
+
+        class C : System.IDisposable
+        {
+            private CoarseTimer? _timer;
+
+            void Start() => _timer = new CoarseTimer(_ => { }, null, 100, 100);
+
+            public void Dispose()
+            {
+                if (_timer != null)
+                {
+                    _timer.Dispose();
+                }
+            }
+        }
+        """);
+
+    [Fact]
+    public Task Private_auto_property_with_target_typed_new_changes_type() => Verify.VerifyAsync(
+        """
+        using System.Threading;
+
+        class C
+        {
+            private Timer Heartbeat { get; set; } = {|CT0003:new(_ => { }, null, 100, 100)|};
+
+            void Stop() => Heartbeat.Dispose();
+        }
+        """,
+        """
+        using System.Threading;
+        using CoarseTimers;
+
+        class C
+        {
+            private CoarseTimer Heartbeat { get; set; } = new(_ => { }, null, 100, 100);
+
+            void Stop() => Heartbeat.Dispose();
+        }
+        """);
+
+    [Fact]
+    public Task Stored_as_an_interface_only_the_creation_changes() => Verify.VerifyAsync(
+        """
+        using System;
+        using System.Threading;
+
+        class C
+        {
+            private IDisposable? _tick;
+            private ITimer? _timer;
+
+            void M()
+            {
+                _tick = {|CT0003:new Timer(_ => { }, null, 100, 100)|};
+                _timer = {|CT0003:new Timer(_ => { }, null, 100, 100)|};
+            }
+        }
+        """,
+        """
+        using System;
+        using System.Threading;
+        using CoarseTimers;
+
+        class C
+        {
+            private IDisposable? _tick;
+            private ITimer? _timer;
+
+            void M()
+            {
+                _tick = new CoarseTimer(_ => { }, null, 100, 100);
+                _timer = new CoarseTimer(_ => { }, null, 100, 100);
+            }
+        }
+        """);
+
+    [Fact]
+    public Task Timer_created_in_another_timers_callback() => Verify.VerifyAsync(
+        """
+        using System.Threading;
+
+        class C
+        {
+            void M()
+            {
+                var outer = {|CT0003:new Timer(_ =>
+                {
+                    var inner = {|CT0003:new Timer(_ => { }, null, 10, Timeout.Infinite)|};
+                    inner.Change(20, Timeout.Infinite);
+                }, null, 100, 100)|};
+                outer.Dispose();
+            }
+        }
+        """,
+        """
+        using System.Threading;
+        using CoarseTimers;
+
+        class C
+        {
+            void M()
+            {
+                var outer = new CoarseTimer(_ =>
+                {
+                    var inner = new CoarseTimer(_ => { }, null, 10, Timeout.Infinite);
+                    inner.Change(20, Timeout.Infinite);
+                }, null, 100, 100);
+                outer.Dispose();
+            }
+        }
+        """);
+
+    [Fact]
+    public Task Timer_passed_as_a_Timer_argument_is_not_fixed() => Verify.VerifyNotOfferedAsync(
+        """
+        using System.Threading;
+
+        class C
+        {
+            static void Keep(Timer timer)
+            {
+            }
+
+            void M()
+            {
+                Keep({|CT0003:new Timer(_ => { }, null, 100, 100)|});
+                var timer = {|CT0003:new Timer(_ => { }, null, 100, 100)|};
+                Keep(timer);
+            }
+        }
+        """);
+
+    [Fact]
+    public Task Timer_returned_as_Timer_is_not_fixed() => Verify.VerifyNotOfferedAsync(
+        """
+        using System.Threading;
+
+        class C
+        {
+            Timer Create()
+            {
+                var timer = {|CT0003:new Timer(_ => { }, null, 100, 100)|};
+                return timer;
+            }
+
+            Timer CreateDirectly() => {|CT0003:new Timer(_ => { }, null, 100, 100)|};
+        }
+        """);
+
+    [Fact]
+    public Task Timer_in_a_non_private_field_is_not_fixed() => Verify.VerifyNotOfferedAsync(
+        """
+        using System.Threading;
+
+        public class C
+        {
+            internal Timer? Timer;
+
+            void M() => Timer = {|CT0003:new Timer(_ => { }, null, 100, 100)|};
+        }
+        """);
+
+    [Fact]
+    public Task Timer_used_through_an_extension_or_type_test_is_not_fixed() => Verify.VerifyNotOfferedAsync(
+        """
+        using System.Threading;
+
+        static class TimerExtensions
+        {
+            public static void Restart(this Timer timer) => timer.Change(0, 100);
+        }
+
+        class C
+        {
+            void M(object other)
+            {
+                var timer = {|CT0003:new Timer(_ => { }, null, 100, 100)|};
+                timer.Restart();
+                Timer kept = {|CT0003:new Timer(_ => { }, null, 100, 100)|};
+                if (other is Timer)
+                {
+                    kept = (Timer)other;
+                }
+            }
+        }
+        """);
+
+    [Fact]
+    public Task Timer_kept_alive_or_handed_on_as_IDisposable_changes_type() => Verify.VerifyAsync(
+        """
+        using System;
+        using System.Threading;
+
+        class C
+        {
+            static void Own(IDisposable resource) => resource.Dispose();
+
+            void M()
+            {
+                Timer timer = {|CT0003:new Timer(_ => { }, null, 100, 100)|};
+                GC.KeepAlive(timer);
+                Own(timer);
+            }
+        }
+        """,
+        """
+        using System;
+        using System.Threading;
+        using CoarseTimers;
+
+        class C
+        {
+            static void Own(IDisposable resource) => resource.Dispose();
+
+            void M()
+            {
+                CoarseTimer timer = new CoarseTimer(_ => { }, null, 100, 100);
+                GC.KeepAlive(timer);
+                Own(timer);
+            }
+        }
+        """);
+
+    [Fact]
+    public Task Timer_handed_on_by_a_chained_assignment_is_not_fixed() => Verify.VerifyNotOfferedAsync(
+        """
+        using System.Threading;
+
+        class C
+        {
+            private Timer? _a;
+            private Timer? _b;
+
+            void M() => _a = _b = {|CT0003:new Timer(_ => { }, null, 100, 100)|};
+
+            void Stop() => _a?.Dispose();
+        }
+        """);
+
+    /// <summary>Only the name the fix writes is formatted (the space before it included); the user's layout stays.</summary>
+    [Fact]
+    public Task Formatting_inside_the_rewritten_creation_is_kept() => Verify.VerifyAsync(
+        """
+        using System.Threading;
+
+        class C
+        {
+            void M()
+            {
+                // aligned on purpose
+                using Timer timer = {|CT0003:new( /* callback */ _ => { },
+                                      null,   100,
+                                      100 )|};
+                using var other = {|CT0003:new   Timer( /* callback */ _ => { },
+                                      null,   100,
+                                      100 )|};
+            }
+        }
+        """,
+        """
+        using System.Threading;
+        using CoarseTimers;
+
+        class C
+        {
+            void M()
+            {
+                // aligned on purpose
+                using CoarseTimer timer = new( /* callback */ _ => { },
+                                      null,   100,
+                                      100 );
+                using var other = new CoarseTimer( /* callback */ _ => { },
+                                      null,   100,
+                                      100 );
+            }
+        }
+        """);
+
+    [Fact]
+    public Task Timers_sharing_one_declaration_are_not_fixed() => Verify.VerifyNotOfferedAsync(
+        """
+        using System.Threading;
+
+        class C
+        {
+            void M()
+            {
+                Timer first = {|CT0003:new Timer(_ => { }, null, 1, 1)|}, second = {|CT0003:new Timer(_ => { }, null, 2, 2)|};
+                first.Dispose();
+                second.Dispose();
+            }
+        }
+        """);
+
+    [Fact]
+    public Task Not_offered_without_the_runtime() => Verify.VerifyNotOfferedAsync(
+        """
+        using System.Threading;
+
+        class C
+        {
+            void M()
+            {
+                using var timer = {|CT0003:new Timer(_ => { }, null, 100, 100)|};
+            }
+        }
+        """,
+        referenceRuntime: false);
 }

@@ -1,151 +1,402 @@
 using System.Threading.Tasks;
 using Xunit;
-using Verify = CoarseTimers.Analyzers.Tests.CodeFixes.FixVerifier<CoarseTimers.Analyzers.Rules.TimeoutCancellationTokenSourceAnalyzer, CoarseTimers.CodeFixes.Fixes.TimeoutCancellationTokenSourceCodeFixProvider>;
+using Verify = CoarseTimers.Analyzers.Tests.CodeFixes.FixTest<
+    CoarseTimers.Analyzers.Rules.TimeoutCancellationTokenSourceAnalyzer,
+    CoarseTimers.CodeFixes.Fixes.TimeoutCancellationTokenSourceCodeFixProvider>;
 
 namespace CoarseTimers.Analyzers.Tests.CodeFixes;
 
 public class TimeoutCancellationTokenSourceCodeFixTests
 {
     [Fact]
-    public Task Creations_with_var_explicit_type_using_and_initializer() =>
-        Verify.VerifyAsync("""
-            using System;
-            using System.Threading;
+    public Task Timeout_constructors_with_using_declarations_and_statements() => Verify.VerifyAsync(
+        """
+        using System;
+        using System.Threading;
 
-            class C
+        class C
+        {
+            void M()
             {
-                void M()
+                using var first = {|CT0002:new CancellationTokenSource(TimeSpan.FromSeconds(1))|};
+                using (var second = {|CT0002:new CancellationTokenSource(100)|})
                 {
-                    using var a = {|CT0002:new CancellationTokenSource(TimeSpan.FromSeconds(5))|};
-                    using (CancellationTokenSource b = {|CT0002:new CancellationTokenSource(100) { }|})
-                    {
-                    }
-
-                    CancellationTokenSource c = {|CT0002:new(250)|};
-                    c.Dispose();
                 }
-            }
-            """, """
-            using System;
-            using System.Threading;
-            using CoarseTimers;
 
-            class C
+                using CancellationTokenSource third = {|CT0002:new CancellationTokenSource(millisecondsDelay: 100)|};
+            }
+        }
+        """,
+        """
+        using System;
+        using System.Threading;
+        using CoarseTimers;
+
+        class C
+        {
+            void M()
             {
-                void M()
+                using var first = new CoarseCancellationTokenSource(TimeSpan.FromSeconds(1));
+                using (var second = new CoarseCancellationTokenSource(100))
                 {
-                    using var a = new CoarseCancellationTokenSource(TimeSpan.FromSeconds(5));
-                    using (CancellationTokenSource b = new CoarseCancellationTokenSource(100) { })
-                    {
-                    }
-
-                    CancellationTokenSource c = new CoarseCancellationTokenSource(250);
-                    c.Dispose();
                 }
+
+                using CancellationTokenSource third = new CoarseCancellationTokenSource(millisecondsDelay: 100);
             }
-            """);
+        }
+        """);
 
     [Fact]
-    public Task CancelAfter_rewrites_the_creation_and_an_explicit_declaration() =>
-        Verify.VerifyAsync("""
-            using System;
-            using System.Threading;
+    public Task Target_typed_new_and_object_initializer() => Verify.VerifyAsync(
+        """
+        using System.Threading;
 
-            class C
+        class C
+        {
+            void M()
             {
-                void M(CancellationToken outer)
-                {
-                    using var linked = CancellationTokenSource.CreateLinkedTokenSource(outer);
-                    {|CT0002:linked.CancelAfter(TimeSpan.FromSeconds(2))|};
-
-                    CancellationTokenSource plain = new CancellationTokenSource();
-                    {|CT0002:plain.CancelAfter(100)|};
-                    {|CT0002:plain.CancelAfter(200)|};
-                }
+                CancellationTokenSource implicitType = {|CT0002:new(100)|};
+                var withInitializer = {|CT0002:new CancellationTokenSource(100) { }|};
+                implicitType.Dispose();
+                withInitializer.Dispose();
             }
-            """, """
-            using System;
-            using System.Threading;
-            using CoarseTimers;
+        }
+        """,
+        """
+        using System.Threading;
+        using CoarseTimers;
 
-            class C
+        class C
+        {
+            void M()
             {
-                void M(CancellationToken outer)
-                {
-                    using var linked = CoarseCancellationTokenSource.CreateLinkedTokenSource(outer);
-                    linked.CancelAfter(TimeSpan.FromSeconds(2));
-
-                    CoarseCancellationTokenSource plain = new CoarseCancellationTokenSource();
-                    plain.CancelAfter(100);
-                    plain.CancelAfter(200);
-                }
+                CancellationTokenSource implicitType = new CoarseCancellationTokenSource(100);
+                var withInitializer = new CoarseCancellationTokenSource(100) { };
+                implicitType.Dispose();
+                withInitializer.Dispose();
             }
-            """);
+        }
+        """);
 
     [Fact]
-    public Task Creation_and_CancelAfter_on_the_same_source_apply_once() =>
-        Verify.VerifyAsync("""
-            using System.Threading;
+    public Task CancelAfter_rewrites_the_creation_of_a_var_local() => Verify.VerifyAsync(
+        """
+        using System.Threading;
 
-            class C
+        class C
+        {
+            void M()
             {
-                void M()
-                {
-                    var cts = {|CT0002:new CancellationTokenSource(5000)|};
-                    {|CT0002:cts.CancelAfter(100)|};
-                    cts.Dispose();
-                }
+                using var cts = new CancellationTokenSource();
+                {|CT0002:cts.CancelAfter(100)|};
             }
-            """, """
-            using System.Threading;
-            using CoarseTimers;
+        }
+        """,
+        """
+        using System.Threading;
+        using CoarseTimers;
 
-            class C
+        class C
+        {
+            void M()
             {
-                void M()
-                {
-                    var cts = new CoarseCancellationTokenSource(5000);
-                    cts.CancelAfter(100);
-                    cts.Dispose();
-                }
+                using var cts = new CoarseCancellationTokenSource();
+                cts.CancelAfter(100);
             }
-            """);
+        }
+        """);
 
     [Fact]
-    public Task No_fix_when_the_source_comes_from_outside_or_is_passed_by_ref() =>
-        Verify.VerifyNoFixAsync("""
-            using System.Threading;
+    public Task CancelAfter_changes_an_explicit_declared_type() => Verify.VerifyAsync(
+        """
+        using System;
+        using System.Threading;
 
-            class C
+        class C
+        {
+            void M()
             {
-                void M(CancellationTokenSource given)
+                // the source for this call
+                using (CancellationTokenSource cts = new CancellationTokenSource())
                 {
-                    for (;;) { {|CT0002:given.CancelAfter(100)|}; break; }
-                    var made = Make();
-                    {|CT0002:made.CancelAfter(100)|};
-                    var byRef = new CancellationTokenSource();
-                    {|CT0002:byRef.CancelAfter(100)|};
-                    Swap(ref byRef);
+                    {|CT0002:cts.CancelAfter(TimeSpan.FromSeconds(1))|};
                 }
-
-                static CancellationTokenSource Make() => new();
-                static void Swap(ref CancellationTokenSource source) { }
             }
-            """);
+        }
+        """,
+        """
+        using System;
+        using System.Threading;
+        using CoarseTimers;
+
+        class C
+        {
+            void M()
+            {
+                // the source for this call
+                using (CoarseCancellationTokenSource cts = new CoarseCancellationTokenSource())
+                {
+                    cts.CancelAfter(TimeSpan.FromSeconds(1));
+                }
+            }
+        }
+        """);
 
     [Fact]
-    public Task No_fix_for_a_TimeProvider_source() =>
-        Verify.VerifyNoFixAsync("""
-            using System;
+    public Task CancelAfter_on_a_linked_source() => Verify.VerifyAsync(
+        """
+        using System.Threading;
+        using System.Threading.Tasks;
+
+        class C
+        {
+            async Task M(CancellationToken token)
+            {
+                using var cts = CancellationTokenSource.CreateLinkedTokenSource(token);
+                {|CT0002:cts.CancelAfter(100)|};
+                await Task.Yield();
+            }
+        }
+        """,
+        """
+        using System.Threading;
+        using System.Threading.Tasks;
+        using CoarseTimers;
+
+        class C
+        {
+            async Task M(CancellationToken token)
+            {
+                using var cts = CoarseCancellationTokenSource.CreateLinkedTokenSource(token);
+                cts.CancelAfter(100);
+                await Task.Yield();
+            }
+        }
+        """);
+
+    [Fact]
+    public Task Timeout_creation_and_CancelAfter_on_one_local_are_fixed_once() => Verify.VerifyAsync(
+        """
+        using System.Threading;
+
+        class C
+        {
+            void M()
+            {
+                CancellationTokenSource cts = {|CT0002:new CancellationTokenSource(100)|};
+                {|CT0002:cts.CancelAfter(200)|};
+            }
+        }
+        """,
+        """
+        using System.Threading;
+        using CoarseTimers;
+
+        class C
+        {
+            void M()
+            {
+                CoarseCancellationTokenSource cts = new CoarseCancellationTokenSource(100);
+                cts.CancelAfter(200);
+            }
+        }
+        """);
+
+    [Fact]
+    public Task CancelAfter_on_a_private_field_created_in_the_type() => Verify.VerifyAsync(
+        """
+        using System.Threading;
+
+        class C
+        {
+            private readonly CancellationTokenSource _cts = new CancellationTokenSource();
+
+            void M() => {|CT0002:_cts.CancelAfter(100)|};
+        }
+        """,
+        """
+        using System.Threading;
+        using CoarseTimers;
+
+        class C
+        {
+            private readonly CoarseCancellationTokenSource _cts = new CoarseCancellationTokenSource();
+
+            void M() => _cts.CancelAfter(100);
+        }
+        """);
+
+    [Fact]
+    public Task CancelAfter_on_a_parameter_is_not_fixed() => Verify.VerifyNotOfferedAsync(
+        """
+        using System.Threading;
+
+        class C
+        {
+            void M(CancellationTokenSource cts) => {|CT0002:cts.CancelAfter(100)|};
+        }
+        """);
+
+    [Fact]
+    public Task CancelAfter_on_a_source_returned_by_a_method_is_not_fixed() => Verify.VerifyNotOfferedAsync(
+        """
+        using System.Threading;
+
+        class C
+        {
+            static CancellationTokenSource Create() => new CancellationTokenSource();
+
+            void M()
+            {
+                using var cts = Create();
+                {|CT0002:cts.CancelAfter(100)|};
+            }
+        }
+        """);
+
+    [Fact]
+    public Task CancelAfter_on_a_public_field_is_not_fixed() => Verify.VerifyNotOfferedAsync(
+        """
+        using System.Threading;
+
+        public class C
+        {
+            public CancellationTokenSource Cts = new CancellationTokenSource();
+
+            void M() => {|CT0002:Cts.CancelAfter(100)|};
+        }
+        """);
+
+    [Fact]
+    public Task CancelAfter_on_a_local_passed_by_ref_is_not_fixed() => Verify.VerifyNotOfferedAsync(
+        """
+        using System.Threading;
+
+        class C
+        {
+            static void Replace(ref CancellationTokenSource cts) => cts = new CancellationTokenSource();
+
+            void M()
+            {
+                var cts = new CancellationTokenSource();
+                Replace(ref cts);
+                {|CT0002:cts.CancelAfter(100)|};
+            }
+        }
+        """);
+
+    [Fact]
+    public Task CancelAfter_on_a_local_copied_into_a_var_or_a_tuple_is_not_fixed() => Verify.VerifyNotOfferedAsync(
+        """
+        using System.Threading;
+
+        class C
+        {
+            void M()
+            {
+                var cts = new CancellationTokenSource();
+                {|CT0002:cts.CancelAfter(100)|};
+                var copy = cts;
+                copy = new CancellationTokenSource();
+
+                var other = new CancellationTokenSource();
+                {|CT0002:other.CancelAfter(100)|};
+                (other, copy) = (copy, other);
+            }
+        }
+        """);
+
+    [Fact]
+    public Task CancelAfter_on_a_field_linked_from_several_tokens() => Verify.VerifyAsync(
+        """
+        using System.Threading;
+
+        class C
+        {
+            private CancellationTokenSource? _cts;
+
+            void Start(CancellationToken a, CancellationToken b, CancellationToken c)
+            {
+                _cts = CancellationTokenSource.CreateLinkedTokenSource(a, b);
+                _cts = CancellationTokenSource.CreateLinkedTokenSource(new[] { a, b, c });
+                {|CT0002:_cts.CancelAfter(100)|};
+            }
+        }
+        """,
+        """
+        using System.Threading;
+        using CoarseTimers;
+
+        class C
+        {
+            private CoarseCancellationTokenSource? _cts;
+
+            void Start(CancellationToken a, CancellationToken b, CancellationToken c)
+            {
+                _cts = CoarseCancellationTokenSource.CreateLinkedTokenSource(a, b);
+                _cts = CoarseCancellationTokenSource.CreateLinkedTokenSource(new[] { a, b, c });
+                _cts.CancelAfter(100);
+            }
+        }
+        """);
+
+    [Fact]
+    public Task CancelAfter_on_a_private_field_set_from_outside_is_not_fixed() => Verify.VerifyNotOfferedAsync(
+        """
+        using System.Threading;
+
+        class C
+        {
+            private readonly CancellationTokenSource _cts;
+
+            public C(CancellationTokenSource cts) => _cts = cts;
+
+            void M() => {|CT0002:_cts.CancelAfter(100)|};
+        }
+        """);
+
+    [Fact]
+    public async Task CancelAfter_on_a_field_of_a_partial_type_is_not_fixed()
+    {
+        const string otherPart = "using System.Threading;\n\npartial class C\n{\n    void Reset() => _cts = new CancellationTokenSource();\n}\n";
+        var test = Verify.Create(
+            """
             using System.Threading;
 
-            class C
+            partial class C
             {
-                void M()
-                {
-                    var cts = new CancellationTokenSource(TimeSpan.FromSeconds(1), TimeProvider.System);
-                    {|CT0002:cts.CancelAfter(100)|};
-                }
+                private CancellationTokenSource _cts = new CancellationTokenSource();
+
+                void M() => {|CT0002:_cts.CancelAfter(100)|};
+            }
+            """,
+            """
+            using System.Threading;
+
+            partial class C
+            {
+                private CancellationTokenSource _cts = new CancellationTokenSource();
+
+                void M() => {|CT0002:_cts.CancelAfter(100)|};
             }
             """);
+        test.TestState.Sources.Add(("/Other.cs", otherPart));
+        test.FixedState.Sources.Add(("/Other.cs", otherPart));
+        await test.RunAsync();
+    }
+
+    [Fact]
+    public Task Not_offered_without_the_runtime() => Verify.VerifyNotOfferedAsync(
+        """
+        using System.Threading;
+
+        class C
+        {
+            void M()
+            {
+                using var cts = {|CT0002:new CancellationTokenSource(100)|};
+            }
+        }
+        """,
+        referenceRuntime: false);
 }

@@ -1,0 +1,128 @@
+using System.Threading.Tasks;
+using Xunit;
+using Verify = CoarseTimers.Analyzers.Tests.CodeFixes.FixVerifier<CoarseTimers.Analyzers.Rules.TaskDelayAnalyzer, CoarseTimers.CodeFixes.Fixes.TaskDelayCodeFixProvider>;
+
+namespace CoarseTimers.Analyzers.Tests.CodeFixes.Baseline;
+
+public class TaskDelayCodeFixTests
+{
+    [Fact]
+    public Task Every_overload_named_arguments_ConfigureAwait_and_comments() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Threading;
+            using System.Threading.Tasks;
+
+            class C
+            {
+                async Task M(CancellationToken ct)
+                {
+                    for (var i = 0; i < 3; i++)
+                    {
+                        await {|CT0001:Task.Delay(5)|};
+                        await {|CT0001:Task.Delay(TimeSpan.FromMilliseconds(5))|}.ConfigureAwait(false);
+                        await {|CT0001:Task.Delay(5, ct)|};
+                        await /* keep */ {|CT0001:Task.Delay(cancellationToken: ct, delay: TimeSpan.Zero)|}; // trailing
+                    }
+                }
+            }
+            """, """
+            using System;
+            using System.Threading;
+            using System.Threading.Tasks;
+            using CoarseTimers;
+
+            class C
+            {
+                async Task M(CancellationToken ct)
+                {
+                    for (var i = 0; i < 3; i++)
+                    {
+                        await CoarseTimer.Delay(5);
+                        await CoarseTimer.Delay(TimeSpan.FromMilliseconds(5)).ConfigureAwait(false);
+                        await CoarseTimer.Delay(5, ct);
+                        await /* keep */ CoarseTimer.Delay(cancellationToken: ct, delay: TimeSpan.Zero); // trailing
+                    }
+                }
+            }
+            """);
+
+    [Fact]
+    public Task Using_static_and_WhenAny_and_file_scoped_namespace_with_usings_inside() =>
+        Verify.VerifyAsync("""
+            namespace App
+            {
+                using System.Threading.Tasks;
+                using static System.Threading.Tasks.Task;
+
+                class C
+                {
+                    async Task M(Task work)
+                    {
+                        await Task.WhenAny(work, {|CT0001:Delay(100)|});
+                    }
+                }
+            }
+            """, """
+            namespace App
+            {
+                using System.Threading.Tasks;
+                using CoarseTimers;
+                using static System.Threading.Tasks.Task;
+
+                class C
+                {
+                    async Task M(Task work)
+                    {
+                        await Task.WhenAny(work, CoarseTimer.Delay(100));
+                    }
+                }
+            }
+            """);
+
+    [Fact]
+    public Task Existing_using_is_not_duplicated_and_clashing_names_stay_qualified() =>
+        Verify.VerifyAsync("""
+            using System.Threading.Tasks;
+
+            namespace App;
+
+            class CoarseTimer { }
+
+            class C
+            {
+                async Task M()
+                {
+                    while (true) { await {|CT0001:Task.Delay(5)|}; }
+                }
+            }
+            """, """
+            using System.Threading.Tasks;
+
+            namespace App;
+
+            class CoarseTimer { }
+
+            class C
+            {
+                async Task M()
+                {
+                    while (true) { await CoarseTimers.CoarseTimer.Delay(5); }
+                }
+            }
+            """);
+
+    [Fact]
+    public Task No_fix_without_the_runtime() =>
+        Verify.VerifyNoFixAsync("""
+            using System.Threading.Tasks;
+
+            class C
+            {
+                async Task M()
+                {
+                    for (;;) { await {|CT0001:Task.Delay(5)|}; }
+                }
+            }
+            """, referenceRuntime: false);
+}

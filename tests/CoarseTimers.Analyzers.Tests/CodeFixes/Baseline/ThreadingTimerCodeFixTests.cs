@@ -1,0 +1,111 @@
+using System.Threading.Tasks;
+using Xunit;
+using Verify = CoarseTimers.Analyzers.Tests.CodeFixes.FixVerifier<CoarseTimers.Analyzers.Rules.ThreadingTimerAnalyzer, CoarseTimers.CodeFixes.Fixes.ThreadingTimerCodeFixProvider>;
+
+namespace CoarseTimers.Analyzers.Tests.CodeFixes.Baseline;
+
+public class ThreadingTimerCodeFixTests
+{
+    [Fact]
+    public Task Field_declaration_changes_type_with_every_timer_stored_in_it() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Threading;
+
+            [CoarseTimers.HotPath]
+            sealed class Connection : IDisposable
+            {
+                private readonly Timer _keepAlive;
+
+                public Connection() => _keepAlive = {|CT0003:new Timer(_ => { }, null, 1000, 1000)|};
+
+                public bool Touch() => _keepAlive.Change(TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(1));
+
+                public void Dispose() => _keepAlive?.Dispose();
+            }
+            """, """
+            using System;
+            using System.Threading;
+            using CoarseTimers;
+
+            [CoarseTimers.HotPath]
+            sealed class Connection : IDisposable
+            {
+                private readonly CoarseTimer _keepAlive;
+
+                public Connection() => _keepAlive = new CoarseTimer(_ => { }, null, 1000, 1000);
+
+                public bool Touch() => _keepAlive.Change(TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(1));
+
+                public void Dispose() => _keepAlive?.Dispose();
+            }
+            """);
+
+    [Fact]
+    public Task Locals_explicit_and_var_and_interface_typed_and_discarded() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Threading;
+
+            class C
+            {
+                void M()
+                {
+                    for (var i = 0; i < 3; i++)
+                    {
+                        using Timer a = {|CT0003:new Timer(_ => { })|};
+                        a.Change(10, Timeout.Infinite);
+                        using var b = {|CT0003:new Timer(_ => { }, null, 10L, -1L)|};
+                        IDisposable c = {|CT0003:new Timer(_ => { }, null, TimeSpan.Zero, Timeout.InfiniteTimeSpan)|};
+                        c.Dispose();
+                    }
+                }
+            }
+            """, """
+            using System;
+            using System.Threading;
+            using CoarseTimers;
+
+            class C
+            {
+                void M()
+                {
+                    for (var i = 0; i < 3; i++)
+                    {
+                        using CoarseTimer a = new CoarseTimer(_ => { });
+                        a.Change(10, Timeout.Infinite);
+                        using var b = new CoarseTimer(_ => { }, null, 10L, -1L);
+                        IDisposable c = new CoarseTimer(_ => { }, null, TimeSpan.Zero, Timeout.InfiniteTimeSpan);
+                        c.Dispose();
+                    }
+                }
+            }
+            """);
+
+    [Fact]
+    public Task No_fix_where_the_timer_escapes() =>
+        Verify.VerifyNoFixAsync("""
+            using System.Threading;
+
+            class C
+            {
+                public Timer Exposed;
+
+                Timer M()
+                {
+                    for (;;)
+                    {
+                        var passed = {|CT0003:new Timer(_ => { })|};
+                        Keep(passed);
+                        Exposed = {|CT0003:new Timer(_ => { })|};
+                        Keep({|CT0003:new Timer(_ => { })|});
+                        var tested = {|CT0003:new Timer(_ => { })|};
+                        object boxed = tested;
+                        return {|CT0003:new Timer(_ => { })|};
+                    }
+                }
+
+                static void Keep(Timer timer) { }
+            }
+            """);
+}

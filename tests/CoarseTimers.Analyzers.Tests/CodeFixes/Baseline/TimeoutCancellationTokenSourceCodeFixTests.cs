@@ -1,0 +1,151 @@
+using System.Threading.Tasks;
+using Xunit;
+using Verify = CoarseTimers.Analyzers.Tests.CodeFixes.FixVerifier<CoarseTimers.Analyzers.Rules.TimeoutCancellationTokenSourceAnalyzer, CoarseTimers.CodeFixes.Fixes.TimeoutCancellationTokenSourceCodeFixProvider>;
+
+namespace CoarseTimers.Analyzers.Tests.CodeFixes.Baseline;
+
+public class TimeoutCancellationTokenSourceCodeFixTests
+{
+    [Fact]
+    public Task Creations_with_var_explicit_type_using_and_initializer() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Threading;
+
+            class C
+            {
+                void M()
+                {
+                    using var a = {|CT0002:new CancellationTokenSource(TimeSpan.FromSeconds(5))|};
+                    using (CancellationTokenSource b = {|CT0002:new CancellationTokenSource(100) { }|})
+                    {
+                    }
+
+                    CancellationTokenSource c = {|CT0002:new(250)|};
+                    c.Dispose();
+                }
+            }
+            """, """
+            using System;
+            using System.Threading;
+            using CoarseTimers;
+
+            class C
+            {
+                void M()
+                {
+                    using var a = new CoarseCancellationTokenSource(TimeSpan.FromSeconds(5));
+                    using (CancellationTokenSource b = new CoarseCancellationTokenSource(100) { })
+                    {
+                    }
+
+                    CancellationTokenSource c = new CoarseCancellationTokenSource(250);
+                    c.Dispose();
+                }
+            }
+            """);
+
+    [Fact]
+    public Task CancelAfter_rewrites_the_creation_and_an_explicit_declaration() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Threading;
+
+            class C
+            {
+                void M(CancellationToken outer)
+                {
+                    using var linked = CancellationTokenSource.CreateLinkedTokenSource(outer);
+                    {|CT0002:linked.CancelAfter(TimeSpan.FromSeconds(2))|};
+
+                    CancellationTokenSource plain = new CancellationTokenSource();
+                    {|CT0002:plain.CancelAfter(100)|};
+                    {|CT0002:plain.CancelAfter(200)|};
+                }
+            }
+            """, """
+            using System;
+            using System.Threading;
+            using CoarseTimers;
+
+            class C
+            {
+                void M(CancellationToken outer)
+                {
+                    using var linked = CoarseCancellationTokenSource.CreateLinkedTokenSource(outer);
+                    linked.CancelAfter(TimeSpan.FromSeconds(2));
+
+                    CoarseCancellationTokenSource plain = new CoarseCancellationTokenSource();
+                    plain.CancelAfter(100);
+                    plain.CancelAfter(200);
+                }
+            }
+            """);
+
+    [Fact]
+    public Task Creation_and_CancelAfter_on_the_same_source_apply_once() =>
+        Verify.VerifyAsync("""
+            using System.Threading;
+
+            class C
+            {
+                void M()
+                {
+                    var cts = {|CT0002:new CancellationTokenSource(5000)|};
+                    {|CT0002:cts.CancelAfter(100)|};
+                    cts.Dispose();
+                }
+            }
+            """, """
+            using System.Threading;
+            using CoarseTimers;
+
+            class C
+            {
+                void M()
+                {
+                    var cts = new CoarseCancellationTokenSource(5000);
+                    cts.CancelAfter(100);
+                    cts.Dispose();
+                }
+            }
+            """);
+
+    [Fact]
+    public Task No_fix_when_the_source_comes_from_outside_or_is_passed_by_ref() =>
+        Verify.VerifyNoFixAsync("""
+            using System.Threading;
+
+            class C
+            {
+                void M(CancellationTokenSource given)
+                {
+                    for (;;) { {|CT0002:given.CancelAfter(100)|}; break; }
+                    var made = Make();
+                    {|CT0002:made.CancelAfter(100)|};
+                    var byRef = new CancellationTokenSource();
+                    {|CT0002:byRef.CancelAfter(100)|};
+                    Swap(ref byRef);
+                }
+
+                static CancellationTokenSource Make() => new();
+                static void Swap(ref CancellationTokenSource source) { }
+            }
+            """);
+
+    [Fact]
+    public Task No_fix_for_a_TimeProvider_source() =>
+        Verify.VerifyNoFixAsync("""
+            using System;
+            using System.Threading;
+
+            class C
+            {
+                void M()
+                {
+                    var cts = new CancellationTokenSource(TimeSpan.FromSeconds(1), TimeProvider.System);
+                    {|CT0002:cts.CancelAfter(100)|};
+                }
+            }
+            """);
+}
