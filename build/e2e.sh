@@ -78,7 +78,7 @@ fi
 if (cd "$sample" && dotnet build --no-incremental -warnaserror >"$work/build2.log" 2>&1); then
   step "build -warnaserror fails" FAIL "it succeeded"
 else
-  step "build -warnaserror fails" ok "$(grep -cE 'error CT000[1-4]' "$work/build2.log") CT errors"
+  step "build -warnaserror fails" ok "$(grep -oE '[A-Za-z]+\.cs\([0-9]+,[0-9]+\): error CT000[1-4]' "$work/build2.log" | sort -u | wc -l) CT errors"
 fi
 
 # 6. Apply every fix from the command line.

@@ -14,9 +14,15 @@ internal sealed class KnownSymbols
         System.StringComparer.OrdinalIgnoreCase,
         "xunit.core", "xunit.v3.core", "nunit.framework", "Microsoft.VisualStudio.TestPlatform.TestFramework", "MSTest.TestFramework");
 
+    // One instance per compilation, shared by the four rules, so symbols and the entry point are resolved once.
+    private static readonly System.Runtime.CompilerServices.ConditionalWeakTable<Compilation, KnownSymbols> s_byCompilation = new();
+
     private readonly System.Lazy<IMethodSymbol?> _entryPoint;
 
-    public KnownSymbols(Compilation compilation)
+    /// <summary>The symbols of <paramref name="compilation"/>, resolved on first use by any rule.</summary>
+    public static KnownSymbols For(Compilation compilation) => s_byCompilation.GetValue(compilation, static c => new KnownSymbols(c));
+
+    private KnownSymbols(Compilation compilation)
     {
         Task = compilation.GetTypeByMetadataName("System.Threading.Tasks.Task");
         CancellationTokenSource = compilation.GetTypeByMetadataName("System.Threading.CancellationTokenSource");

@@ -15,7 +15,7 @@ internal sealed class RuleContext
 
     public RuleContext(Compilation compilation, AnalyzerOptions options, string ruleId)
     {
-        Symbols = new KnownSymbols(compilation);
+        Symbols = KnownSymbols.For(compilation);
         _options = options.AnalyzerConfigOptionsProvider;
         _ruleId = ruleId;
     }

@@ -17,6 +17,7 @@ public sealed class WaitableCondition
     private readonly object _monitor = new();
     private List<TaskCompletionSource<bool>>? _asyncWaiters;
     private long _version;
+    private int _blocked;
 
     /// <summary>Wakes every waiter so it re-evaluates its predicate.</summary>
     public void Notify()
@@ -50,8 +51,6 @@ public sealed class WaitableCondition
             }
         }
     }
-
-    private int _blocked;
 
     /// <summary>Blocks until <paramref name="predicate"/> is true.</summary>
     public void Wait(Func<bool> predicate) => Wait(predicate, Timeout.InfiniteTimeSpan, CancellationToken.None);
