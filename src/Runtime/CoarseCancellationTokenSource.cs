@@ -196,7 +196,7 @@ public class CoarseCancellationTokenSource : CancellationTokenSource, ITimerTarg
         }
     }
 
-    private void CancelAfterCore(long milliseconds)
+    internal void CancelAfterCore(long milliseconds)
     {
         lock (_gate)
         {
