@@ -118,10 +118,11 @@ public abstract class CoarseTimersCodeFixProvider : CodeFixProvider
         }
 
         // Clean up here rather than rely on the host: `dotnet format` applies the changed document as it is. Adds
-        // `using CoarseTimers;` in the file's style where safe, shortens the names it makes valid, and formats only the
-        // names the fix wrote (RuntimeNames annotates them), so the user's own layout of arguments and lambdas stays.
+        // `using CoarseTimers;` in the file's style where no existing name changes binding (SafeImports), shortens the
+        // names it makes valid, and formats only the names the fix wrote (RuntimeNames annotates them), so the user's
+        // own layout of arguments and lambdas stays.
         var changed = document.WithSyntaxRoot(editor.GetChangedRoot());
-        changed = await ImportAdder.AddImportsAsync(changed, Simplifier.AddImportsAnnotation, cancellationToken: cancellationToken).ConfigureAwait(false);
+        changed = await SafeImports.AddAsync(changed, cancellationToken).ConfigureAwait(false);
         changed = await Simplifier.ReduceAsync(changed, Simplifier.Annotation, cancellationToken: cancellationToken).ConfigureAwait(false);
         return await Formatter.FormatAsync(changed, Formatter.Annotation, cancellationToken: cancellationToken).ConfigureAwait(false);
     }
