@@ -16,14 +16,14 @@ namespace CoarseTimers;
 public static class CoarseTimeout
 {
     /// <summary>A token cancelled at or after now + <paramref name="delay"/> (argument checks as <see cref="CancellationTokenSource(TimeSpan)"/>).</summary>
-    public static CancellationToken After(TimeSpan delay) => AfterCore(TimeoutArguments.Check(delay, nameof(delay)));
+    public static CancellationToken After(TimeSpan delay) => AfterCore(TimeoutArguments.CheckDelay(delay, nameof(delay)));
 
     /// <summary>A token cancelled at or after now + <paramref name="millisecondsDelay"/> (argument checks as <see cref="CancellationTokenSource(int)"/>).</summary>
     public static CancellationToken After(int millisecondsDelay) => AfterCore(TimeoutArguments.Check(millisecondsDelay, nameof(millisecondsDelay)));
 
     /// <summary>As <c>CancellationTokenSource.CreateLinkedTokenSource(token)</c> then <c>CancelAfter(delay)</c>.</summary>
     public static CancellationTokenSource CreateLinkedTokenSource(CancellationToken token, TimeSpan delay) =>
-        LinkedCore(token, TimeoutArguments.Check(delay, nameof(delay)));
+        LinkedCore(token, TimeoutArguments.CheckDelay(delay, nameof(delay)));
 
     /// <summary>As <c>CancellationTokenSource.CreateLinkedTokenSource(token)</c> then <c>CancelAfter(millisecondsDelay)</c>.</summary>
     public static CancellationTokenSource CreateLinkedTokenSource(CancellationToken token, int millisecondsDelay) =>

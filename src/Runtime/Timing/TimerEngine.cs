@@ -91,9 +91,16 @@ internal sealed class TimerEngine
     /// Schedules <paramref name="target"/> to expire after <paramref name="dueMilliseconds"/> (0 to 0xFFFFFFFE).
     /// The due tick is rounded up, so expiry is never early.
     /// </summary>
-    public TimerTicket Schedule(ITimerTarget target, long dueMilliseconds)
+    public TimerTicket Schedule(ITimerTarget target, long dueMilliseconds) =>
+        ScheduleAt(target, Clock.GetTimestamp() + Clock.FromMilliseconds(dueMilliseconds));
+
+    /// <summary>
+    /// Schedules <paramref name="target"/> to expire at or after <paramref name="dueTimestamp"/> (in <see cref="Clock"/>
+    /// units; a time already passed expires at the next tick). Periodic timers use it to count each period from the
+    /// previous due time, not from when the callback ran, so lateness does not accumulate.
+    /// </summary>
+    public TimerTicket ScheduleAt(ITimerTarget target, long dueTimestamp)
     {
-        var dueTimestamp = Clock.GetTimestamp() + Clock.FromMilliseconds(dueMilliseconds);
         var dueTick = (dueTimestamp + _resolutionUnits - 1) / _resolutionUnits;
         var ticket = _shards[ThreadShardNumber.Current & _shardMask].Schedule(target, dueTick);
         var wake = Volatile.Read(ref _wakeTick);
