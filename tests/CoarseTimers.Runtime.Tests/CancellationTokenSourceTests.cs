@@ -1,6 +1,7 @@
 using System;
 using System.Threading;
 using CoarseTimers.Tests.Infrastructure;
+using CoarseTimers.Timing;
 using Xunit;
 
 namespace CoarseTimers.Tests;
@@ -115,14 +116,41 @@ public class CancellationTokenSourceTests
     }
 
     [Fact]
-    public void Cancelling_before_the_timeout_leaves_nothing_pending()
+    public void Cancelling_before_the_timeout_leaves_the_entry_at_most_one_wheel_revolution()
     {
         var engine = new ManualEngine();
         var source = new CoarseCancellationTokenSource(engine.Engine, 30_000);
+        var cancelled = 0;
+        source.Token.Register(() => cancelled++);
         Assert.Equal(1, engine.Pending);
         source.Cancel();
-        Assert.Equal(0, engine.Pending);
         source.CancelAfter(10);
+        Assert.Equal(1, engine.Pending);
+
+        // 512 slots of 10 ms: the driver visits the entry's slot within 5.12 s and drops it without expiring it.
+        for (var elapsed = 0; elapsed < TimingWheel.SlotCount * 10; elapsed += 10)
+        {
+            engine.Advance(10);
+        }
+
+        Assert.Equal(0, engine.Pending);
+        Assert.Equal(1, cancelled);
+    }
+
+    [Fact]
+    public void An_entry_not_yet_due_is_kept_while_its_source_is_not_cancelled()
+    {
+        var engine = new ManualEngine();
+        using var source = new CoarseCancellationTokenSource(engine.Engine, 30_000);
+        for (var elapsed = 0; elapsed < 29_990; elapsed += 10)
+        {
+            engine.Advance(10);
+        }
+
+        Assert.Equal(1, engine.Pending);
+        Assert.False(source.IsCancellationRequested);
+        engine.Advance(20);
+        Assert.True(source.IsCancellationRequested);
         Assert.Equal(0, engine.Pending);
     }
 
@@ -202,15 +230,22 @@ public class CancellationTokenSourceTests
     }
 
     [Fact]
-    public void TryReset_then_CancelAfter_then_an_early_Cancel_still_removes_the_pending_timeout()
+    public void TryReset_then_CancelAfter_then_an_early_Cancel_leaves_no_entry_behind()
     {
         var engine = new ManualEngine();
         using var source = new CoarseCancellationTokenSource(engine.Engine, 100);
         Assert.True(source.TryReset());
+        Assert.Equal(0, engine.Pending);
         source.CancelAfter(100);
+        var cancelled = 0;
+        source.Token.Register(() => cancelled++);
         Assert.Equal(1, engine.Pending);
         source.Cancel();
+
+        // The early Cancel retracts the entry: it is dropped when its slot comes round, without cancelling again.
+        engine.Advance(110);
         Assert.Equal(0, engine.Pending);
+        Assert.Equal(1, cancelled);
     }
 
     [Fact]

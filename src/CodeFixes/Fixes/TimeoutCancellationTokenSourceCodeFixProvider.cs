@@ -3,11 +3,15 @@ using System.Composition;
 using System.Linq;
 using System.Threading;
 using CoarseTimers.Analyzers;
+using CoarseTimers.Analyzers.Internals;
+using CoarseTimers.Analyzers.Rules;
+using CoarseTimers.Analyzers.Shared;
 using CoarseTimers.CodeFixes.Shared;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CodeFixes;
 using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
+using Microsoft.CodeAnalysis.Operations;
 
 namespace CoarseTimers.CodeFixes.Fixes;
 
@@ -22,88 +26,138 @@ namespace CoarseTimers.CodeFixes.Fixes;
 public sealed class TimeoutCancellationTokenSourceCodeFixProvider : CoarseTimersCodeFixProvider
 {
     public TimeoutCancellationTokenSourceCodeFixProvider()
-        : base(DiagnosticIds.TimeoutCancellationTokenSource, "Use CoarseCancellationTokenSource", RuntimeNames.CoarseCancellationTokenSource)
+        : base(DiagnosticIds.TimeoutCancellationTokenSource, "Use CoarseCancellationTokenSource", static symbols => symbols.CoarseCancellationTokenSource)
     {
     }
 
-    private protected override IReadOnlyList<DocumentEdit>? TryGetEdits(SyntaxNode node, SemanticModel model, CancellationToken cancellationToken)
+    private protected override IReadOnlyList<DocumentEdit>? TryGetEdits(SyntaxNode node, SemanticModel model, KnownSymbols symbols, CancellationToken cancellationToken)
     {
-        var site = node.FirstAncestorOrSelf<ExpressionSyntax>(e => e is BaseObjectCreationExpressionSyntax or InvocationExpressionSyntax);
-        return site switch
+        var site = new Site(model, symbols, cancellationToken);
+        if (SiteOperation<IObjectCreationOperation>(node, model, cancellationToken) is { } creation && TimeoutCancellationTokenSourceAnalyzer.IsTimeoutCreation(creation, symbols))
         {
-            BaseObjectCreationExpressionSyntax creation => FixCreation(creation, model, cancellationToken),
-            InvocationExpressionSyntax { Expression: MemberAccessExpressionSyntax { Name.Identifier.ValueText: "CancelAfter" } access } =>
-                FixCancelAfter(access.Expression, model, cancellationToken),
-            _ => null,
-        };
+            return site.FixCreation(creation);
+        }
+
+        if (SiteOperation<IInvocationOperation>(node, model, cancellationToken) is { Instance: { } receiver } cancelAfter && TimeoutCancellationTokenSourceAnalyzer.IsCancelAfter(cancelAfter, symbols))
+        {
+            return site.FixCancelAfter(receiver);
+        }
+
+        return null;
     }
 
-    private static IReadOnlyList<DocumentEdit>? FixCreation(BaseObjectCreationExpressionSyntax creation, SemanticModel model, CancellationToken cancellationToken)
+    /// <summary>One fix's view of the document: its semantic model and the compilation's symbols.</summary>
+    private readonly struct Site
     {
-        if (!IsRewritableCreation(creation, model, cancellationToken))
+        private readonly SemanticModel _model;
+        private readonly KnownSymbols _symbols;
+        private readonly CancellationToken _cancellationToken;
+
+        public Site(SemanticModel model, KnownSymbols symbols, CancellationToken cancellationToken)
         {
-            return null;
+            _model = model;
+            _symbols = symbols;
+            _cancellationToken = cancellationToken;
         }
 
-        // A `var` local takes the new type: everything stored in it must become a coarse source too.
-        if (StorageAnalysis.StorageOf(creation, model, cancellationToken) is ILocalSymbol local &&
-            StorageAnalysis.Analyze(local, model, cancellationToken) is { DeclaredType.IsVar: true } storage)
+        public IReadOnlyList<DocumentEdit>? FixCreation(IObjectCreationOperation creation)
         {
-            return RewriteStorage(storage, model, cancellationToken, changeDeclaredType: false);
-        }
-
-        return new[] { RewriteCreation(creation, model) };
-    }
-
-    private static IReadOnlyList<DocumentEdit>? FixCancelAfter(ExpressionSyntax receiver, SemanticModel model, CancellationToken cancellationToken)
-    {
-        var symbol = model.GetSymbolInfo(receiver, cancellationToken).Symbol;
-        if (symbol is not (ILocalSymbol or IFieldSymbol or IPropertySymbol) || StorageAnalysis.Analyze(symbol, model, cancellationToken) is not { } storage)
-        {
-            return null;
-        }
-
-        return RewriteStorage(storage, model, cancellationToken, changeDeclaredType: true);
-    }
-
-    private static IReadOnlyList<DocumentEdit>? RewriteStorage(StorageAnalysis storage, SemanticModel model, CancellationToken cancellationToken, bool changeDeclaredType)
-    {
-        if (storage.References.Any(BreaksWithNarrowerType) || !storage.AssignedValues.Any(v => !v.IsKind(SyntaxKind.NullLiteralExpression)))
-        {
-            return null;
-        }
-
-        var edits = new List<DocumentEdit>();
-        foreach (var value in storage.AssignedValues)
-        {
-            // Null, or a value already coarse (an earlier fix of another site on this variable): nothing to rewrite.
-            if (value.IsKind(SyntaxKind.NullLiteralExpression) || IsCoarseSource(value, model, cancellationToken))
-            {
-                continue;
-            }
-
-            if (value is BaseObjectCreationExpressionSyntax creation && IsRewritableCreation(creation, model, cancellationToken))
-            {
-                edits.Add(RewriteCreation(creation, model));
-            }
-            else if (value is InvocationExpressionSyntax { Expression: MemberAccessExpressionSyntax { Name.Identifier.ValueText: "CreateLinkedTokenSource" } } linked &&
-                     IsRewritableLink(linked, model, cancellationToken))
-            {
-                edits.Add(new DocumentEdit(((MemberAccessExpressionSyntax)linked.Expression).Expression,
-                    current => RuntimeNames.Type(RuntimeNames.CoarseCancellationTokenSource, model, linked.SpanStart).WithTriviaFrom(current)));
-            }
-            else
+            if (creation.Syntax is not BaseObjectCreationExpressionSyntax syntax || !IsRewritableCreation(creation))
             {
                 return null;
             }
+
+            // A `var` local takes the new type: everything stored in it must become a coarse source too.
+            if (Storage.Of(creation) is ILocalSymbol local &&
+                StorageAnalysis.Analyze(local, _model, _cancellationToken) is { DeclaredType.IsVar: true } storage)
+            {
+                return RewriteStorage(storage, changeDeclaredType: false);
+            }
+
+            return new[] { RewriteCreation(syntax) };
         }
 
-        if (changeDeclaredType && storage.DeclaredType is { IsVar: false } declared)
+        public IReadOnlyList<DocumentEdit>? FixCancelAfter(IOperation receiver)
         {
-            edits.Add(DeclaredTypeRewrite.To(RuntimeNames.CoarseCancellationTokenSource, declared, model));
+            ISymbol? symbol = receiver switch
+            {
+                ILocalReferenceOperation local => local.Local,
+                IFieldReferenceOperation field => field.Field,
+                IPropertyReferenceOperation property => property.Property,
+                _ => null,
+            };
+            if (symbol is null || StorageAnalysis.Analyze(symbol, _model, _cancellationToken) is not { } storage)
+            {
+                return null;
+            }
+
+            return RewriteStorage(storage, changeDeclaredType: true);
         }
 
-        return edits;
+        private IReadOnlyList<DocumentEdit>? RewriteStorage(StorageAnalysis storage, bool changeDeclaredType)
+        {
+            if (storage.References.Any(BreaksWithNarrowerType) || !storage.AssignedValues.Any(v => !v.IsKind(SyntaxKind.NullLiteralExpression)))
+            {
+                return null;
+            }
+
+            var edits = new List<DocumentEdit>();
+            foreach (var value in storage.AssignedValues)
+            {
+                // Null, or a value already coarse (an earlier fix of another site on this variable): nothing to rewrite.
+                if (value.IsKind(SyntaxKind.NullLiteralExpression) || _model.GetTypeInfo(value, _cancellationToken).Type.Is(_symbols.CoarseCancellationTokenSource))
+                {
+                    continue;
+                }
+
+                switch (_model.GetOperation(value, _cancellationToken).WithoutConversions())
+                {
+                    case IObjectCreationOperation { Syntax: BaseObjectCreationExpressionSyntax creation } operation when IsRewritableCreation(operation):
+                        edits.Add(RewriteCreation(creation));
+                        break;
+                    case IInvocationOperation { Syntax: InvocationExpressionSyntax { Expression: MemberAccessExpressionSyntax access } linked } operation when IsRewritableLink(operation):
+                        var model = _model;
+                        edits.Add(new DocumentEdit(access.Expression,
+                            current => RuntimeNames.Type(RuntimeNames.CoarseCancellationTokenSource, model, linked.SpanStart).WithTriviaFrom(current)));
+                        break;
+                    default:
+                        return null;
+                }
+            }
+
+            if (changeDeclaredType && storage.DeclaredType is { IsVar: false } declared)
+            {
+                edits.Add(DeclaredTypeRewrite.To(RuntimeNames.CoarseCancellationTokenSource, declared, _model));
+            }
+
+            return edits;
+        }
+
+        /// <summary>
+        /// <c>CancellationTokenSource.CreateLinkedTokenSource</c> with an overload the coarse source also declares (tokens
+        /// one by one or as an array); a newer overload (a span) would bind back to the base method on the coarse type.
+        /// </summary>
+        private bool IsRewritableLink(IInvocationOperation linked)
+        {
+            var symbols = _symbols;
+            return linked.TargetMethod.IsMethodOf(symbols.CancellationTokenSource, "CreateLinkedTokenSource") &&
+                   linked.TargetMethod.Parameters.All(p => p.Type.Is(symbols.CancellationToken) || p.Type is IArrayTypeSymbol { Rank: 1 } array && array.ElementType.Is(symbols.CancellationToken));
+        }
+
+        /// <summary>A creation of exactly CancellationTokenSource with a constructor the coarse source also has.</summary>
+        private bool IsRewritableCreation(IObjectCreationOperation creation)
+        {
+            var symbols = _symbols;
+            return creation.Constructor is { } constructor && constructor.ContainingType.Is(symbols.CancellationTokenSource) &&
+                   constructor.Parameters.Length <= 1 &&
+                   constructor.Parameters.All(p => p.Type.SpecialType == SpecialType.System_Int32 || p.Type.Is(symbols.TimeSpan));
+        }
+
+        private DocumentEdit RewriteCreation(BaseObjectCreationExpressionSyntax creation)
+        {
+            var model = _model;
+            return new(creation, current => ObjectCreationRewrite.WithType((BaseObjectCreationExpressionSyntax)current, RuntimeNames.Type(RuntimeNames.CoarseCancellationTokenSource, model, creation.SpanStart)));
+        }
     }
 
     /// <summary>
@@ -117,29 +171,4 @@ public sealed class TimeoutCancellationTokenSourceCodeFixProvider : CoarseTimers
         EqualsValueClauseSyntax { Parent: VariableDeclaratorSyntax { Parent: VariableDeclarationSyntax { Type.IsVar: true } } } => true,
         _ => false,
     };
-
-    private static bool IsCoarseSource(ExpressionSyntax value, SemanticModel model, CancellationToken cancellationToken) =>
-        SymbolEqualityComparer.Default.Equals(
-            model.GetTypeInfo(value, cancellationToken).Type,
-            model.Compilation.GetTypeByMetadataName(RuntimeNames.Namespace + "." + RuntimeNames.CoarseCancellationTokenSource));
-
-    /// <summary>
-    /// <c>CancellationTokenSource.CreateLinkedTokenSource</c> with an overload the coarse source also declares (tokens
-    /// one by one or as an array); a newer overload (a span) would bind back to the base method on the coarse type.
-    /// </summary>
-    private static bool IsRewritableLink(InvocationExpressionSyntax linked, SemanticModel model, CancellationToken cancellationToken) =>
-        model.GetSymbolInfo(linked, cancellationToken).Symbol is IMethodSymbol { ContainingType: { Name: "CancellationTokenSource", ContainingNamespace.Name: "Threading" } } method &&
-        method.Parameters.All(p => IsCancellationToken(p.Type) || p.Type is IArrayTypeSymbol { Rank: 1 } array && IsCancellationToken(array.ElementType));
-
-    private static bool IsCancellationToken(ITypeSymbol type) =>
-        type is { Name: "CancellationToken", ContainingNamespace: { Name: "Threading", ContainingNamespace.Name: "System" } };
-
-    /// <summary>A creation of exactly CancellationTokenSource with a constructor the coarse source also has.</summary>
-    private static bool IsRewritableCreation(BaseObjectCreationExpressionSyntax creation, SemanticModel model, CancellationToken cancellationToken) =>
-        model.GetSymbolInfo(creation, cancellationToken).Symbol is IMethodSymbol { ContainingType: { Name: "CancellationTokenSource", ContainingNamespace.Name: "Threading" } } constructor &&
-        constructor.Parameters.Length <= 1 &&
-        constructor.Parameters.All(p => p.Type.SpecialType == SpecialType.System_Int32 || p.Type.Name == "TimeSpan");
-
-    private static DocumentEdit RewriteCreation(BaseObjectCreationExpressionSyntax creation, SemanticModel model) =>
-        new(creation, current => ObjectCreationRewrite.WithType((BaseObjectCreationExpressionSyntax)current, RuntimeNames.Type(RuntimeNames.CoarseCancellationTokenSource, model, creation.SpanStart)));
 }

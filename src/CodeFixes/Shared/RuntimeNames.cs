@@ -19,10 +19,6 @@ internal static class RuntimeNames
     public const string CoarseCancellationTokenSource = "CoarseCancellationTokenSource";
     public const string SpinThenBlock = "SpinThenBlock";
 
-    /// <summary>True when the compilation references the runtime, so rewritten code can compile.</summary>
-    public static bool IsAvailable(Compilation compilation, string typeName) =>
-        compilation.GetTypeByMetadataName(Namespace + "." + typeName) is not null;
-
     /// <summary>
     /// <c>CoarseTimers.T</c> as a type, or <c>global::CoarseTimers.T</c> when <c>CoarseTimers</c> would bind to something
     /// else at <paramref name="position"/>; annotated for import and simplification.

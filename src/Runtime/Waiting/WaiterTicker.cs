@@ -7,9 +7,9 @@ namespace CoarseTimers.Waiting;
 
 /// <summary>
 /// The one shared wake-up of every blocked <see cref="SpinThenBlock"/> waiter: while at least one waiter is blocked,
-/// a single wheel entry pulses them all every poll interval, and each re-evaluates its condition. With no waiter
-/// blocked the entry is removed, so an idle process has no wake-ups. Waiters share one monitor, so a blocked waiter
-/// costs no timer, no event and no allocation of its own.
+/// a single wheel entry pulses them all every poll interval, and each re-evaluates its condition. Once no waiter has
+/// been blocked for <see cref="IdlePulsesBeforeStop"/> pulses the entry is not renewed, so an idle process has no
+/// wake-ups. Waiters share one monitor, so a blocked waiter costs no timer, no event and no allocation of its own.
 /// The ticker is its own timer target on its own engine, whose driver thread runs the pulse inline: no user callback
 /// runs, so no <see cref="ExecutionContext"/> or <see cref="SynchronizationContext"/> of any caller is captured or
 /// kept alive (as with the BCL's internal timers), and there is no per-pulse thread-pool hop.
@@ -26,6 +26,13 @@ internal sealed class WaiterTicker : ITimerTarget
     /// </summary>
     public static readonly TimeSpan DefaultInterval = TimeSpan.FromMilliseconds(1);
 
+    /// <summary>
+    /// Pulses with no waiter blocked before the pulse stops. Stopping as soon as the last waiter leaves made every wait
+    /// of a single waiter restart the pulse (a schedule, a driver signal and a cancel per pulse): most of its CPU per
+    /// 2 ms wait. A few idle pulses cost a few microseconds each and cover the next wait of a waiter that waits often.
+    /// </summary>
+    internal const int IdlePulsesBeforeStop = 8;
+
     private static WaiterTicker? s_shared;
 
     private readonly object _monitor = new();
@@ -36,6 +43,7 @@ internal sealed class WaiterTicker : ITimerTarget
     private TimerTicket _ticket;
     private long _dueTimestamp;
     private int _blocked;
+    private int _idlePulses;
 
     /// <summary>A ticker pulsing every <paramref name="interval"/> from <paramref name="engine"/> (tests pass a manual one).</summary>
     internal WaiterTicker(TimerEngine engine, TimeSpan interval)
@@ -64,9 +72,10 @@ internal sealed class WaiterTicker : ITimerTarget
     {
         lock (_monitor)
         {
-            if (++_blocked == 1)
+            _blocked++;
+            _idlePulses = 0;
+            if (_ticket.IsNone)
             {
-                Debug.Assert(_ticket.IsNone, "the pulse is scheduled only while a waiter is blocked");
                 _dueTimestamp = _engine.Clock.GetTimestamp() + _intervalUnits;
                 _ticket = _engine.ScheduleAt(this, _dueTimestamp);
             }
@@ -77,11 +86,8 @@ internal sealed class WaiterTicker : ITimerTarget
             }
             finally
             {
-                if (--_blocked == 0)
-                {
-                    TimerEngine.Cancel(_ticket);
-                    _ticket = default;
-                }
+                _blocked--;
+                Debug.Assert(_blocked >= 0, "every blocked waiter leaves once");
             }
         }
     }
@@ -90,9 +96,10 @@ internal sealed class WaiterTicker : ITimerTarget
     {
         lock (_monitor)
         {
-            // Stale: every waiter left (and perhaps another arrived) since this entry was taken off the wheel.
-            if (!ticket.Equals(_ticket))
+            Debug.Assert(ticket.Equals(_ticket), "the pulse entry is only ever replaced here, after it expired");
+            if (_blocked == 0 && ++_idlePulses >= IdlePulsesBeforeStop)
             {
+                _ticket = default;
                 return;
             }
 

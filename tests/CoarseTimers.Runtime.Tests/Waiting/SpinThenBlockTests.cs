@@ -61,7 +61,7 @@ public class SpinThenBlockTests
     }
 
     [Fact]
-    public async Task The_ticker_pulses_blocked_waiters_and_unschedules_when_none_is_left()
+    public async Task The_ticker_pulses_blocked_waiters_and_stops_once_none_is_left()
     {
         var engine = new ManualEngine(resolutionMilliseconds: 1);
         var ticker = new WaiterTicker(engine.Engine, TimeSpan.FromMilliseconds(1));
@@ -79,6 +79,14 @@ public class SpinThenBlockTests
 
         await waiter;
         Assert.Equal(0, ticker.BlockedCount);
+
+        // With nobody blocked the pulse is renewed a few times (for the next wait of a frequent waiter), then stops.
+        Assert.Equal(1, engine.Pending);
+        for (var pulse = 0; pulse <= WaiterTicker.IdlePulsesBeforeStop; pulse++)
+        {
+            engine.Advance(1);
+        }
+
         Assert.Equal(0, engine.Pending);
     }
 
