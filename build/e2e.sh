@@ -97,7 +97,7 @@ fi
 # The cheapest safe replacement per site: the timeout-only source became the shared timeout token, the linked source
 # armed right after creation the linked timeout (docs/rules/CT0002.md).
 handler="$sample/RequestHandler.cs"
-if grep -q 'CoarseTimeout.After(_timeout)' "$handler" && grep -q 'CoarseTimeout.CreateLinkedTokenSource(serverStopping, _timeout)' "$handler" && ! grep -q 'CancelAfter' "$handler"; then
+if grep -q 'CoarseTimeout.After(_timeout)' "$handler" && grep -q 'CoarseTimeout.CreateLinkedTokenSource(serverStopping, _timeout)' "$handler" && ! grep -q '\.CancelAfter(' "$handler"; then
   step "cheapest replacements chosen" ok "CoarseTimeout.After, CoarseTimeout.CreateLinkedTokenSource"
 else
   step "cheapest replacements chosen" FAIL "RequestHandler.cs:"; cat "$handler"
