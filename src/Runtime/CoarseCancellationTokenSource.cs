@@ -13,21 +13,35 @@ namespace CoarseTimers;
 /// may fire later than asked, by at most the engine's resolution, never earlier.
 /// </summary>
 /// <remarks>
-/// Disposing the source, or cancelling it early, removes its pending timeout from the wheel at once, so nothing keeps
-/// the source alive until its timeout would have expired. <c>CancelAfter</c> hides the base method: call it through a
-/// variable typed <see cref="CoarseCancellationTokenSource"/> (or <c>var</c>), which is what the code fix writes.
-/// Called through a <see cref="CancellationTokenSource"/> reference it is the BCL's and uses a BCL timer.
+/// Disposing the source removes its pending timeout from the wheel at once. Cancelling it early (<c>Cancel()</c>, which
+/// is not virtual) leaves the entry until the driver next visits its slot, at most one wheel revolution (5.12 s at the
+/// default resolution), never until the timeout: the source has no registration on its own token, which would cost a
+/// callback node per source (docs/runtime.md, "Where the time and bytes go").
+/// <para>
+/// <b>Call <c>CancelAfter</c> and <c>TryReset</c> through a <see cref="CoarseCancellationTokenSource"/>-typed
+/// reference.</b> The base methods are not virtual, so these hide them: a call made through a
+/// <see cref="CancellationTokenSource"/>-typed reference (a field, parameter, pool or explicitly typed local) binds to
+/// the BCL's method, and this class cannot see it. Such a <c>CancelAfter</c> arms a BCL timer while any coarse timeout
+/// stays armed, so the source cancels at whichever comes first (possibly earlier than the later call asked); such a
+/// <c>TryReset</c> clears the BCL's state but leaves the coarse timeout armed. The code fix therefore never rewrites a
+/// source that can reach a <see cref="CancellationTokenSource"/>-typed location: it writes
+/// <see cref="CoarseCancellationTokenSource"/> or <c>var</c>, so every call it leaves binds to these methods
+/// (docs/runtime.md, "No silent BCL fallback").
+/// </para>
 /// </remarks>
-public class CoarseCancellationTokenSource : CancellationTokenSource, ITimerTarget
+public class CoarseCancellationTokenSource : CancellationTokenSource, ITimerTarget, IRetractableTarget
 {
     private readonly TimerEngine _engine;
-    private readonly object _gate = new();
 
-    // Guarded by _gate.
+    // Guarded by _busy, a spin flag (no lock object per source; the only contention is an expiry, a CancelAfter and a
+    // Dispose racing, which is rare and short).
+    private int _busy;
     private TimerTicket _ticket;
     private bool _disposed;
-    private CancellationTokenRegistration _selfRegistration;
-    private CancellationTokenRegistration[]? _linkedRegistrations;
+
+    // Written once, before the source is returned.
+    private CancellationTokenRegistration _link;
+    private CancellationTokenRegistration[]? _links;
 
     /// <summary>Creates a source with no timeout.</summary>
     public CoarseCancellationTokenSource()
@@ -37,7 +51,7 @@ public class CoarseCancellationTokenSource : CancellationTokenSource, ITimerTarg
 
     /// <summary>Creates a source that cancels itself after <paramref name="delay"/> (as <see cref="CancellationTokenSource(TimeSpan)"/>).</summary>
     public CoarseCancellationTokenSource(TimeSpan delay)
-        : this(TimerEngine.Default, TimeoutArguments.Check(delay, nameof(delay)))
+        : this(TimerEngine.Default, TimeoutArguments.CheckDelay(delay, nameof(delay)))
     {
     }
 
@@ -62,28 +76,40 @@ public class CoarseCancellationTokenSource : CancellationTokenSource, ITimerTarg
     }
 
     /// <summary>Schedules cancellation after <paramref name="delay"/>, replacing any earlier schedule (as <see cref="CancellationTokenSource.CancelAfter(TimeSpan)"/>).</summary>
-    public new void CancelAfter(TimeSpan delay) => CancelAfterCore(TimeoutArguments.Check(delay, nameof(delay)));
+    public new void CancelAfter(TimeSpan delay) => CancelAfterCore(TimeoutArguments.CheckDelay(delay, nameof(delay)));
 
     /// <summary>Schedules cancellation after <paramref name="millisecondsDelay"/>, replacing any earlier schedule (as <see cref="CancellationTokenSource.CancelAfter(int)"/>).</summary>
     public new void CancelAfter(int millisecondsDelay) => CancelAfterCore(TimeoutArguments.Check(millisecondsDelay, nameof(millisecondsDelay)));
 
 #if NET
     /// <summary>
-    /// As <see cref="CancellationTokenSource.TryReset"/>: if the source was not cancelled, clears its pending timeout
-    /// (the coarse one too) so it can be reused.
+    /// As <see cref="CancellationTokenSource.TryReset"/>: if the source was not cancelled and its timeout is not already
+    /// firing, clears the pending timeout (the coarse one too) and every registration, so it can be reused. Throws
+    /// <see cref="ObjectDisposedException"/> once disposed.
     /// </summary>
     public new bool TryReset()
     {
-        lock (_gate)
+        Enter();
+        try
         {
-            if (_disposed || !base.TryReset())
+            if (_disposed)
+            {
+                throw new ObjectDisposedException(null, "The CancellationTokenSource has been disposed.");
+            }
+
+            // An expiry already taken off the wheel is about to cancel the source: as the BCL's TryReset once its
+            // timer has fired, the reset fails rather than let the source be cancelled after reporting success.
+            if (IsCancellationRequested || (!_ticket.IsNone && !TimerEngine.Cancel(_ticket)))
             {
                 return false;
             }
 
-            TimerEngine.Cancel(_ticket);
             _ticket = default;
-            return true;
+            return base.TryReset();
+        }
+        finally
+        {
+            Exit();
         }
     }
 #endif
@@ -91,7 +117,7 @@ public class CoarseCancellationTokenSource : CancellationTokenSource, ITimerTarg
     // The single-token overload exists on CancellationTokenSource only since .NET Core 3.0: on netstandard2.0 nothing is hidden.
 #pragma warning disable CS0109
     /// <summary>Creates a source cancelled when <paramref name="token"/> is (as <c>CancellationTokenSource.CreateLinkedTokenSource(CancellationToken)</c>).</summary>
-    public static new CoarseCancellationTokenSource CreateLinkedTokenSource(CancellationToken token) => CreateLinked(new[] { token });
+    public static new CoarseCancellationTokenSource CreateLinkedTokenSource(CancellationToken token) => Link(new CoarseCancellationTokenSource(), token);
 #pragma warning restore CS0109
 
     /// <summary>Creates a source cancelled when either token is (as <see cref="CancellationTokenSource.CreateLinkedTokenSource(CancellationToken, CancellationToken)"/>).</summary>
@@ -116,16 +142,18 @@ public class CoarseCancellationTokenSource : CancellationTokenSource, ITimerTarg
     /// <summary>Linked sources over an explicit engine (tests).</summary>
     internal static CoarseCancellationTokenSource CreateLinked(TimerEngine engine, params CancellationToken[] tokens) => Link(new CoarseCancellationTokenSource(engine), tokens);
 
+    bool IRetractableTarget.IsRetracted => IsCancellationRequested;
+
     void ITimerTarget.OnExpired(TimerTicket ticket)
     {
-        lock (_gate)
+        Enter();
+        // _ticket stays set when current: its entry is released, so TryReset's cancel of it fails and TryReset reports
+        // the source as firing until Cancel below has run.
+        var current = !_disposed && ticket.Equals(_ticket);
+        Exit();
+        if (!current)
         {
-            if (_disposed || !ticket.Equals(_ticket))
-            {
-                return;
-            }
-
-            _ticket = default;
+            return;
         }
 
         // As the BCL's timer callback: cancel, unless disposed meanwhile. Exceptions from token callbacks surface as
@@ -144,22 +172,22 @@ public class CoarseCancellationTokenSource : CancellationTokenSource, ITimerTarg
     {
         if (disposing)
         {
-            CancellationTokenRegistration[]? linked;
-            lock (_gate)
+            Enter();
+            var first = !_disposed;
+            _disposed = true;
+            var ticket = _ticket;
+            _ticket = default;
+            Exit();
+            TimerEngine.Cancel(ticket);
+            if (first)
             {
-                _disposed = true;
-                TimerEngine.Cancel(_ticket);
-                _ticket = default;
-                linked = _linkedRegistrations;
-                _linkedRegistrations = null;
-            }
-
-            _selfRegistration.Dispose();
-            if (linked is not null)
-            {
-                foreach (var registration in linked)
+                _link.Dispose();
+                if (_links is not null)
                 {
-                    registration.Dispose();
+                    foreach (var registration in _links)
+                    {
+                        registration.Dispose();
+                    }
                 }
             }
         }
@@ -169,10 +197,22 @@ public class CoarseCancellationTokenSource : CancellationTokenSource, ITimerTarg
 
     private static CoarseCancellationTokenSource CreateLinked(CancellationToken[] tokens) => Link(new CoarseCancellationTokenSource(), tokens);
 
+    // One token: one registration field, no array.
+    private static CoarseCancellationTokenSource Link(CoarseCancellationTokenSource source, CancellationToken token)
+    {
+        if (token.CanBeCanceled)
+        {
+            // An already-cancelled token runs this inline: the new source starts cancelled, as with the BCL.
+            source._link = token.Register(static state => ((CoarseCancellationTokenSource)state!).CancelFromLink(), source);
+        }
+
+        return source;
+    }
+
     private static CoarseCancellationTokenSource Link(CoarseCancellationTokenSource source, CancellationToken[] tokens)
     {
         var registrations = new CancellationTokenRegistration[tokens.Length];
-        source._linkedRegistrations = registrations;
+        source._links = registrations;
         for (var i = 0; i < tokens.Length; i++)
         {
             if (tokens[i].CanBeCanceled)
@@ -198,7 +238,8 @@ public class CoarseCancellationTokenSource : CancellationTokenSource, ITimerTarg
 
     internal void CancelAfterCore(long milliseconds)
     {
-        lock (_gate)
+        Enter();
+        try
         {
             if (_disposed)
             {
@@ -211,27 +252,26 @@ public class CoarseCancellationTokenSource : CancellationTokenSource, ITimerTarg
             }
 
             TimerEngine.Cancel(_ticket);
-            _ticket = default;
-            if (milliseconds == Timeout.Infinite)
-            {
-                return;
-            }
-
-            _ticket = _engine.Schedule(this, milliseconds);
-            if (_selfRegistration.Equals(default(CancellationTokenRegistration)))
-            {
-                // Once per source: an early Cancel() takes the pending timeout off the wheel at once.
-                _selfRegistration = Token.Register(static state => ((CoarseCancellationTokenSource)state!).OnCancelled(), this);
-            }
+            _ticket = milliseconds == Timeout.Infinite ? default : _engine.Schedule(this, milliseconds);
         }
-    }
-
-    private void OnCancelled()
-    {
-        lock (_gate)
+        finally
         {
-            TimerEngine.Cancel(_ticket);
-            _ticket = default;
+            Exit();
         }
     }
+
+    private void Enter()
+    {
+        if (Interlocked.CompareExchange(ref _busy, 1, 0) != 0)
+        {
+            var spinner = default(SpinWait);
+            do
+            {
+                spinner.SpinOnce();
+            }
+            while (Interlocked.CompareExchange(ref _busy, 1, 0) != 0);
+        }
+    }
+
+    private void Exit() => Volatile.Write(ref _busy, 0);
 }

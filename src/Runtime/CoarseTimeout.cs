@@ -5,37 +5,72 @@ using CoarseTimers.Timing;
 namespace CoarseTimers;
 
 /// <summary>
-/// Timeout tokens with nothing to dispose: <see cref="After(TimeSpan)"/> returns a token cancelled at or after now +
-/// delay (never earlier, at most the resolution later), and <see cref="CreateLinkedTokenSource(CancellationToken, TimeSpan)"/>
+/// Timeout tokens with nothing to allocate or dispose. <see cref="After(TimeSpan)"/> returns a token cancelled at or
+/// after now + delay (never earlier, at most the engine's resolution later); <see cref="CreateLinkedTokenSource(CancellationToken, TimeSpan)"/>
 /// replaces <c>CancellationTokenSource.CreateLinkedTokenSource(token)</c> followed by <c>CancelAfter(delay)</c>.
 /// </summary>
 /// <remarks>
-/// API contract fixed for the code fixes; the implementation here is the straightforward one (a coarse source per call)
-/// until the shared bucket sources replace it.
+/// <para>
+/// <b>How</b>: the token belongs to a source shared by every caller whose deadline rounds up to the same engine tick on
+/// the same shard (a <em>bucket</em>; buckets are as wide as the resolution, 10 ms by default, and each thread uses its
+/// own shard). The driver cancels the bucket's source when its tick comes. A call reads the clock and looks the bucket
+/// up in its shard's cache; only the first caller of a bucket allocates it (once per tick, shard and timeout).
+/// </para>
+/// <para>
+/// <b>What differs from a private <c>new CancellationTokenSource(delay)</c></b> (docs/runtime.md, "Shared timeout
+/// tokens", states the same for the code fix to cite):
+/// </para>
+/// <list type="bullet">
+/// <item>Nobody can cancel the token early, and there is no source to dispose: use it where the caller only ever
+/// waits for the timeout, never cancels or re-arms it.</item>
+/// <item>The token is shared: <c>OperationCanceledException.CancellationToken</c> carries the bucket's token, which
+/// equals the token <see cref="After(TimeSpan)"/> returned (so <c>ex.CancellationToken == token</c> still identifies the
+/// timeout), and equally the token of every other caller in the bucket.</item>
+/// <item>Its <c>WaitHandle</c> is valid and shared; never dispose or reset it. The source is never disposed.</item>
+/// <item>A registration on the token that is never disposed stays in the bucket until the bucket is cancelled (at most
+/// the delay plus the resolution), then its callback runs, as on a private source whose timer fires; dispose
+/// registrations as usual. Registrations on one bucket reuse the source's callback nodes on .NET Core (seed 003), and
+/// buckets are per shard, so registrations from different threads do not meet on one lock.</item>
+/// <item>Callbacks of every caller in a bucket run one after another on the thread that cancels it (a thread-pool
+/// thread), as a private source's callbacks run on its timer's thread.</item>
+/// <item>A delay of 0 returns an already-cancelled token, as <c>new CancellationTokenSource(0).Token</c>. An infinite
+/// delay (-1 ms, <see cref="Timeout.InfiniteTimeSpan"/>) returns <see cref="CancellationToken.None"/>:
+/// <c>CanBeCanceled</c> is then false, where <c>new CancellationTokenSource(-1).Token.CanBeCanceled</c> is true.</item>
+/// </list>
 /// </remarks>
 public static class CoarseTimeout
 {
     /// <summary>A token cancelled at or after now + <paramref name="delay"/> (argument checks as <see cref="CancellationTokenSource(TimeSpan)"/>).</summary>
-    public static CancellationToken After(TimeSpan delay) => AfterCore(TimeoutArguments.Check(delay, nameof(delay)));
+    public static CancellationToken After(TimeSpan delay) => After(TimerEngine.Default, TimeoutArguments.CheckDelay(delay, nameof(delay)));
 
     /// <summary>A token cancelled at or after now + <paramref name="millisecondsDelay"/> (argument checks as <see cref="CancellationTokenSource(int)"/>).</summary>
-    public static CancellationToken After(int millisecondsDelay) => AfterCore(TimeoutArguments.Check(millisecondsDelay, nameof(millisecondsDelay)));
+    public static CancellationToken After(int millisecondsDelay) => After(TimerEngine.Default, TimeoutArguments.Check(millisecondsDelay, nameof(millisecondsDelay)));
 
-    /// <summary>As <c>CancellationTokenSource.CreateLinkedTokenSource(token)</c> then <c>CancelAfter(delay)</c>.</summary>
+    /// <summary>
+    /// As <c>CancellationTokenSource.CreateLinkedTokenSource(token)</c> then <c>CancelAfter(delay)</c>, with the timeout
+    /// taken from a shared bucket (a registration on <see cref="After(TimeSpan)"/>'s token, not a timer entry). Dispose
+    /// it as usual. Calling <c>CancelAfter</c> or <c>TryReset</c> on the returned source later is outside this contract:
+    /// they would arm or reset a BCL timer beside the bucket's registration, which stays.
+    /// </summary>
     public static CancellationTokenSource CreateLinkedTokenSource(CancellationToken token, TimeSpan delay) =>
-        LinkedCore(token, TimeoutArguments.Check(delay, nameof(delay)));
+        CreateLinked(TimerEngine.Default, token, TimeoutArguments.CheckDelay(delay, nameof(delay)));
 
-    /// <summary>As <c>CancellationTokenSource.CreateLinkedTokenSource(token)</c> then <c>CancelAfter(millisecondsDelay)</c>.</summary>
+    /// <summary>As <see cref="CreateLinkedTokenSource(CancellationToken, TimeSpan)"/>, with the delay in milliseconds (checks as <c>CancelAfter(int)</c>).</summary>
     public static CancellationTokenSource CreateLinkedTokenSource(CancellationToken token, int millisecondsDelay) =>
-        LinkedCore(token, TimeoutArguments.Check(millisecondsDelay, nameof(millisecondsDelay)));
+        CreateLinked(TimerEngine.Default, token, TimeoutArguments.Check(millisecondsDelay, nameof(millisecondsDelay)));
 
-    private static CancellationToken AfterCore(long milliseconds) =>
-        new CoarseCancellationTokenSource(TimerEngine.Default, milliseconds).Token;
-
-    private static CancellationTokenSource LinkedCore(CancellationToken token, long milliseconds)
+    /// <summary>The token for a validated delay on <paramref name="engine"/> (tests pass a manual engine).</summary>
+    internal static CancellationToken After(TimerEngine engine, long milliseconds) => milliseconds switch
     {
-        var source = CoarseCancellationTokenSource.CreateLinkedTokenSource(token);
-        source.CancelAfterCore(milliseconds);
-        return source;
-    }
+        0 => new CancellationToken(canceled: true),
+        Timeout.Infinite => CancellationToken.None,
+        _ => engine.TimeoutToken(milliseconds),
+    };
+
+    /// <summary>The linked source for a validated delay on <paramref name="engine"/>.</summary>
+    internal static CancellationTokenSource CreateLinked(TimerEngine engine, CancellationToken token, long milliseconds) =>
+        // The BCL's two-token linked source: two registrations (nodes reused on .NET Core), no timer. With an
+        // infinite delay the second token is None and is not registered; with 0 it is cancelled and cancels the new
+        // source at once.
+        CancellationTokenSource.CreateLinkedTokenSource(token, After(engine, milliseconds));
 }

@@ -3,13 +3,19 @@ using BenchmarkDotNet.Running;
 namespace CoarseTimers.Benchmarks;
 
 /// <summary>
-/// <c>--quick</c>: every scenario in brief, one line each (under 2 minutes). <c>--scenarios</c>: scenarios 2–4 at full
-/// size. Anything else goes to BenchmarkDotNet (e.g. <c>--filter *ScheduleCancel*</c>).
+/// <c>--quick</c>: every scenario in brief, one line each (under 2 minutes). <c>--scenarios</c>: the same at full
+/// size. <c>--anatomy</c>: nanoseconds per piece of an operation. Anything else goes to BenchmarkDotNet (e.g. <c>--filter *ScheduleCancel*</c>).
 /// </summary>
 internal static class Program
 {
     private static void Main(string[] args)
     {
+        if (args.Length > 0 && args[0] == "--anatomy")
+        {
+            Anatomy.Run();
+            return;
+        }
+
         if (args.Length > 0 && args[0] is "--quick" or "--scenarios")
         {
             Scenarios.Run(quick: args[0] == "--quick");

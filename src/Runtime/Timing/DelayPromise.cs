@@ -9,11 +9,20 @@ namespace CoarseTimers.Timing;
 /// </summary>
 internal sealed class DelayPromise : TaskCompletionSource<bool>, ITimerTarget
 {
+#if !NET
+    // On .NET the registration hands the token to the callback, so the promise need not keep it (8 bytes per delay).
     private readonly CancellationToken _cancellationToken;
+#endif
     private TimerTicket _ticket;
     private CancellationTokenRegistration _registration;
 
+#if NET
+    private DelayPromise()
+    {
+    }
+#else
     private DelayPromise(CancellationToken cancellationToken) => _cancellationToken = cancellationToken;
+#endif
 
     /// <summary>Schedules a delay of <paramref name="milliseconds"/> (-1 for infinite, validated by the caller).</summary>
     public static Task Start(TimerEngine engine, long milliseconds, CancellationToken cancellationToken)
@@ -28,7 +37,11 @@ internal sealed class DelayPromise : TaskCompletionSource<bool>, ITimerTarget
             return System.Threading.Tasks.Task.CompletedTask;
         }
 
+#if NET
+        var promise = new DelayPromise();
+#else
         var promise = new DelayPromise(cancellationToken);
+#endif
         if (milliseconds != Timeout.Infinite)
         {
             promise._ticket = engine.Schedule(promise, milliseconds);
@@ -36,7 +49,12 @@ internal sealed class DelayPromise : TaskCompletionSource<bool>, ITimerTarget
 
         if (cancellationToken.CanBeCanceled)
         {
-            promise._registration = cancellationToken.Register(static state => ((DelayPromise)state!).OnCanceled(), promise);
+#if NET
+            // As Task.Delay: no ExecutionContext is captured for the internal callback.
+            promise._registration = cancellationToken.UnsafeRegister(static (state, token) => ((DelayPromise)state!).OnCanceled(token), promise);
+#else
+            promise._registration = cancellationToken.Register(static state => ((DelayPromise)state!).OnCanceled(((DelayPromise)state!)._cancellationToken), promise);
+#endif
             if (promise.Task.IsCompleted)
             {
                 // Expired (or cancelled inline) before the registration was stored: release it here.
@@ -55,12 +73,12 @@ internal sealed class DelayPromise : TaskCompletionSource<bool>, ITimerTarget
         }
     }
 
-    private void OnCanceled()
+    private void OnCanceled(CancellationToken cancellationToken)
     {
         // An infinite delay has no entry; otherwise only the winner of the shard-lock race completes the task.
         if (_ticket.IsNone || TimerEngine.Cancel(_ticket))
         {
-            TrySetCanceled(_cancellationToken);
+            TrySetCanceled(cancellationToken);
         }
     }
 }

@@ -1,5 +1,6 @@
 using System;
 using System.Collections.Generic;
+using System.Diagnostics;
 using System.Threading;
 
 namespace CoarseTimers.Timing;
@@ -39,6 +40,8 @@ internal sealed class TimerEngine
     private readonly List<TimerEntry> _scratch = new();
     private readonly List<KeyValuePair<ITimerTarget, TimerTicket>> _expired = new();
     private readonly object _driverStartLock = new();
+    private readonly bool _stopwatchClock;
+    private readonly long _unitsPerMillisecond;
     private long _wakeTick = long.MaxValue;
     private Thread? _driver;
 
@@ -46,6 +49,8 @@ internal sealed class TimerEngine
     internal TimerEngine(CoarseTimerOptions options, TimerClock clock, bool runDriver = true, bool inlineCallbacks = false)
     {
         Clock = clock;
+        _stopwatchClock = clock is StopwatchClock;
+        _unitsPerMillisecond = clock.Frequency % 1000 == 0 ? clock.Frequency / 1000 : 0;
         Resolution = options.Resolution;
         _resolutionUnits = Math.Max(1, clock.FromMilliseconds((long)options.Resolution.TotalMilliseconds));
         _inlineCallbacks = inlineCallbacks;
@@ -91,11 +96,55 @@ internal sealed class TimerEngine
     /// Schedules <paramref name="target"/> to expire after <paramref name="dueMilliseconds"/> (0 to 0xFFFFFFFE).
     /// The due tick is rounded up, so expiry is never early.
     /// </summary>
-    public TimerTicket Schedule(ITimerTarget target, long dueMilliseconds)
+    public TimerTicket Schedule(ITimerTarget target, long dueMilliseconds) =>
+        ScheduleAt(target, Now() + FromMilliseconds(dueMilliseconds));
+
+    /// <summary>
+    /// Schedules <paramref name="target"/> to expire at or after <paramref name="dueTimestamp"/> (in <see cref="Clock"/>
+    /// units; a time already passed expires at the next tick). Periodic timers use it to count each period from the
+    /// previous due time, not from when the callback ran, so lateness does not accumulate.
+    /// </summary>
+    public TimerTicket ScheduleAt(ITimerTarget target, long dueTimestamp)
     {
-        var dueTimestamp = Clock.GetTimestamp() + Clock.FromMilliseconds(dueMilliseconds);
         var dueTick = (dueTimestamp + _resolutionUnits - 1) / _resolutionUnits;
         var ticket = _shards[ThreadShardNumber.Current & _shardMask].Schedule(target, dueTick);
+        WakeDriverIfEarlier(dueTick);
+        return ticket;
+    }
+
+    /// <summary>
+    /// The token of the calling thread's shard's timeout bucket that is cancelled at the first tick at or after now +
+    /// <paramref name="dueMilliseconds"/> (1 to 0xFFFFFFFE). Every caller whose deadline rounds up to the same tick on
+    /// the same shard gets the same token; only the first one allocates (see <see cref="TimeoutBucket"/>).
+    /// </summary>
+    public CancellationToken TimeoutToken(long dueMilliseconds)
+    {
+        var dueTick = (Now() + FromMilliseconds(dueMilliseconds) + _resolutionUnits - 1) / _resolutionUnits;
+        var shard = _shards[ThreadShardNumber.Current & _shardMask];
+        var bucket = shard.FindBucket(dueTick);
+        if (bucket is not null)
+        {
+            return bucket.Token;
+        }
+
+        bucket = shard.AddBucket(dueTick, out var added);
+        if (added)
+        {
+            WakeDriverIfEarlier(dueTick);
+        }
+
+        return bucket.Token;
+    }
+
+    // The current timestamp. The production clock is read directly: a virtual call per schedule is measurable.
+    private long Now() => _stopwatchClock ? Stopwatch.GetTimestamp() : Clock.GetTimestamp();
+
+    // Timestamp units covering the milliseconds, rounded up; one multiplication when the frequency allows (it is 10^9
+    // on Linux, 10^7 on Windows), instead of the two divisions of the general case.
+    private long FromMilliseconds(long milliseconds) => _unitsPerMillisecond > 0 ? milliseconds * _unitsPerMillisecond : Clock.FromMilliseconds(milliseconds);
+
+    private void WakeDriverIfEarlier(long dueTick)
+    {
         var wake = Volatile.Read(ref _wakeTick);
         while (wake == Scanning || dueTick < wake)
         {
@@ -108,8 +157,6 @@ internal sealed class TimerEngine
 
             wake = seen;
         }
-
-        return ticket;
     }
 
     /// <summary>Cancels a pending expiry; false if it already expired or was cancelled (see <see cref="TimerShard.Cancel"/>).</summary>
@@ -154,7 +201,7 @@ internal sealed class TimerEngine
         return next;
     }
 
-    private long CurrentTick() => Clock.GetTimestamp() / _resolutionUnits;
+    private long CurrentTick() => Now() / _resolutionUnits;
 
     private void WakeDriver()
     {

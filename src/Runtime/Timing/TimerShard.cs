@@ -1,4 +1,5 @@
 using System.Collections.Generic;
+using System.Threading;
 
 namespace CoarseTimers.Timing;
 
@@ -15,6 +16,16 @@ internal sealed class TimerShard
     /// </summary>
     private const int MaxPooledEntries = 1024;
 
+    /// <summary>
+    /// Timeout buckets remembered per shard, indexed by due tick modulo this size (a power of two). Callers with the
+    /// same timeout land on the same tick, so one slot serves them all; distinct timeouts use distinct slots unless
+    /// their ticks differ by a multiple of it, when they replace each other's bucket and allocate one more per tick.
+    /// 64 slots cost 512 bytes per shard.
+    /// </summary>
+    private const int BucketSlots = 64;
+
+    private readonly TimeoutBucket?[] _buckets = new TimeoutBucket?[BucketSlots];
+
     private readonly object _lock = new();
     private readonly TimingWheel _wheel;
     private TimerEntry? _pool;
@@ -30,22 +41,56 @@ internal sealed class TimerShard
     {
         lock (_lock)
         {
-            var entry = _pool;
-            if (entry is null)
+            return ScheduleLocked(target, dueTick);
+        }
+    }
+
+    // Caller holds _lock.
+    private TimerTicket ScheduleLocked(ITimerTarget target, long dueTick)
+    {
+        var entry = _pool;
+        if (entry is null)
+        {
+            entry = new TimerEntry(this);
+        }
+        else
+        {
+            _pool = entry.Next;
+            entry.Next = null;
+            _pooled--;
+        }
+
+        entry.Target = target;
+        entry.DueTick = dueTick;
+        _wheel.Add(entry);
+        return new TimerTicket(entry, entry.Generation);
+    }
+
+    /// <summary>The cached bucket for <paramref name="dueTick"/>, or null; lock-free (buckets are immutable once published).</summary>
+    public TimeoutBucket? FindBucket(long dueTick)
+    {
+        var bucket = Volatile.Read(ref _buckets[(int)dueTick & (BucketSlots - 1)]);
+        return bucket is not null && bucket.DueTick == dueTick ? bucket : null;
+    }
+
+    /// <summary>The bucket for <paramref name="dueTick"/>, created and linked into the wheel if it is not cached yet.</summary>
+    public TimeoutBucket AddBucket(long dueTick, out bool added)
+    {
+        lock (_lock)
+        {
+            ref var slot = ref _buckets[(int)dueTick & (BucketSlots - 1)];
+            var bucket = slot;
+            if (bucket is not null && bucket.DueTick == dueTick)
             {
-                entry = new TimerEntry(this);
-            }
-            else
-            {
-                _pool = entry.Next;
-                entry.Next = null;
-                _pooled--;
+                added = false;
+                return bucket;
             }
 
-            entry.Target = target;
-            entry.DueTick = dueTick;
-            _wheel.Add(entry);
-            return new TimerTicket(entry, entry.Generation);
+            bucket = new TimeoutBucket(dueTick);
+            ScheduleLocked(bucket, dueTick);
+            Volatile.Write(ref slot, bucket);
+            added = true;
+            return bucket;
         }
     }
 
@@ -81,6 +126,13 @@ internal sealed class TimerShard
             _wheel.Advance(nowTick, scratch);
             foreach (var entry in scratch)
             {
+                if (entry.DueTick > nowTick)
+                {
+                    // Retracted (see TimingWheel.Advance): its target is done with it, so nothing is dispatched.
+                    Release(entry);
+                    continue;
+                }
+
                 expired.Add(new KeyValuePair<ITimerTarget, TimerTicket>(entry.Target!, new TimerTicket(entry, entry.Generation)));
                 Release(entry);
             }

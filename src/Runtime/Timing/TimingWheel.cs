@@ -83,7 +83,8 @@ internal sealed class TimingWheel
 
     /// <summary>
     /// Moves the wheel to <paramref name="nowTick"/>, unlinking into <paramref name="expired"/> every entry whose due
-    /// tick is at or before it.
+    /// tick is at or before it, and every entry of a visited slot whose target is an <see cref="IRetractableTarget"/>
+    /// that no longer needs it (those keep their later due tick, so the caller can tell them apart).
     /// </summary>
     public void Advance(long nowTick, List<TimerEntry> expired)
     {
@@ -100,7 +101,7 @@ internal sealed class TimingWheel
             for (var entry = _heads[slot]; entry is not null;)
             {
                 var next = entry.Next;
-                if (entry.DueTick <= nowTick)
+                if (entry.DueTick <= nowTick || entry.Target is IRetractableTarget { IsRetracted: true })
                 {
                     Remove(entry);
                     expired.Add(entry);

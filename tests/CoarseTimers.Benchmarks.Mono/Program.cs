@@ -1,0 +1,16 @@
+namespace CoarseTimers.Benchmarks;
+
+/// <summary><c>--quick</c>: every scenario in brief; <c>--anatomy</c>: nanoseconds per piece; otherwise the full-size scenarios. Run with <c>mono</c>.</summary>
+internal static class Program
+{
+    private static void Main(string[] args)
+    {
+        if (args.Length > 0 && args[0] == "--anatomy")
+        {
+            Anatomy.Run();
+            return;
+        }
+
+        Scenarios.Run(quick: args.Length > 0 && args[0] == "--quick");
+    }
+}

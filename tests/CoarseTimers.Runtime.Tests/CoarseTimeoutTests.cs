@@ -1,0 +1,232 @@
+using System;
+using System.Collections.Generic;
+using System.Threading;
+using CoarseTimers.Tests.Infrastructure;
+using Xunit;
+
+namespace CoarseTimers.Tests;
+
+public class CoarseTimeoutTests
+{
+    public static TheoryData<double> TimeSpanMilliseconds => new() { double.NegativeInfinity, -1e12, -2, -1.5, -1, -0.5, 0, 0.5, 1, 4294967294, 4294967295, 1e12 };
+
+    public static TheoryData<int> IntMilliseconds => new() { int.MinValue, -2, -1, 0, 1, int.MaxValue };
+
+    [Theory]
+    [MemberData(nameof(TimeSpanMilliseconds))]
+    public void After_validates_as_the_CancellationTokenSource_constructor(double milliseconds)
+    {
+        var delay = milliseconds is double.NegativeInfinity ? TimeSpan.MinValue : TimeSpan.FromMilliseconds(milliseconds);
+        Same.Outcome(() => new CancellationTokenSource(delay).Dispose(), () => CoarseTimeout.After(delay));
+    }
+
+    [Theory]
+    [MemberData(nameof(IntMilliseconds))]
+    public void After_int_validates_as_the_CancellationTokenSource_constructor(int milliseconds) =>
+        Same.Outcome(() => new CancellationTokenSource(milliseconds).Dispose(), () => CoarseTimeout.After(milliseconds));
+
+    [Theory]
+    [MemberData(nameof(TimeSpanMilliseconds))]
+    public void CreateLinkedTokenSource_validates_as_CreateLinkedTokenSource_then_CancelAfter(double milliseconds)
+    {
+        var delay = milliseconds is double.NegativeInfinity ? TimeSpan.MinValue : TimeSpan.FromMilliseconds(milliseconds);
+        using var outer = new CancellationTokenSource();
+        Same.Outcome(
+            () =>
+            {
+                using var bcl = CancellationTokenSource.CreateLinkedTokenSource(outer.Token);
+                bcl.CancelAfter(delay);
+            },
+            () => CoarseTimeout.CreateLinkedTokenSource(outer.Token, delay).Dispose());
+    }
+
+    [Theory]
+    [MemberData(nameof(IntMilliseconds))]
+    public void CreateLinkedTokenSource_int_validates_as_CreateLinkedTokenSource_then_CancelAfter(int milliseconds)
+    {
+        using var outer = new CancellationTokenSource();
+        Same.Outcome(
+            () =>
+            {
+                using var bcl = CancellationTokenSource.CreateLinkedTokenSource(outer.Token);
+                bcl.CancelAfter(milliseconds);
+            },
+            () => CoarseTimeout.CreateLinkedTokenSource(outer.Token, milliseconds).Dispose());
+    }
+
+    [Fact]
+    public void Zero_is_already_cancelled_as_a_zero_timeout_source()
+    {
+        using var bcl = new CancellationTokenSource(0);
+        var token = CoarseTimeout.After(0);
+        Assert.Equal(bcl.Token.IsCancellationRequested, token.IsCancellationRequested);
+        Assert.Equal(bcl.Token.CanBeCanceled, token.CanBeCanceled);
+        Assert.True(CoarseTimeout.After(TimeSpan.Zero).IsCancellationRequested);
+    }
+
+    [Fact]
+    public void Infinite_is_the_token_that_is_never_cancelled()
+    {
+        Assert.Equal(CancellationToken.None, CoarseTimeout.After(Timeout.Infinite));
+        Assert.Equal(CancellationToken.None, CoarseTimeout.After(Timeout.InfiniteTimeSpan));
+        Assert.False(CoarseTimeout.After(Timeout.Infinite).CanBeCanceled);
+    }
+
+    [Fact]
+    public void Is_cancelled_no_earlier_than_asked_and_at_most_one_resolution_later()
+    {
+        var engine = new ManualEngine(resolutionMilliseconds: 10);
+        engine.Clock.AdvanceMilliseconds(3.7);
+        var token = CoarseTimeout.After(engine.Engine, 100);
+        engine.Advance(99.9);
+        Assert.False(token.IsCancellationRequested);
+        engine.Advance(10);
+        Assert.True(token.IsCancellationRequested);
+        Assert.Equal(0, engine.Pending);
+    }
+
+    [Fact]
+    public void Never_early_for_any_start_time_and_delay()
+    {
+        var random = new Random(11);
+        for (var i = 0; i < 300; i++)
+        {
+            var engine = new ManualEngine(resolutionMilliseconds: 1 + random.Next(20));
+            engine.Clock.AdvanceMilliseconds(random.NextDouble() * 1000);
+            var delay = 1 + random.Next(3_000);
+            var start = engine.Clock.GetTimestamp();
+            var token = CoarseTimeout.After(engine.Engine, delay);
+            long cancelledAt = -1;
+            token.Register(() => cancelledAt = engine.Clock.GetTimestamp());
+            while (cancelledAt < 0)
+            {
+                engine.Advance(random.NextDouble() * 7);
+            }
+
+            var elapsedMicroseconds = cancelledAt - start;
+            Assert.True(elapsedMicroseconds >= delay * 1000L, $"cancelled after {elapsedMicroseconds} us, asked {delay} ms");
+        }
+    }
+
+    [Fact]
+    public void Callers_whose_deadlines_share_a_tick_share_one_token_and_one_entry()
+    {
+        var engine = new ManualEngine(resolutionMilliseconds: 10);
+        engine.Clock.AdvanceMilliseconds(1); // 1.001 s: 100 ms from here and from 6 ms later both round up to tick 111
+        var first = CoarseTimeout.After(engine.Engine, 100);
+        engine.Clock.AdvanceMilliseconds(6);
+        var second = CoarseTimeout.After(engine.Engine, 100);
+        Assert.Equal(first, second);
+        Assert.Equal(1, engine.Pending);
+
+        engine.Clock.AdvanceMilliseconds(5);
+        var third = CoarseTimeout.After(engine.Engine, 100);
+        Assert.NotEqual(first, third);
+        Assert.Equal(2, engine.Pending);
+    }
+
+#if !COARSE_NETFRAMEWORK
+    // GC.GetAllocatedBytesForCurrentThread does not exist on .NET Framework.
+    [Fact]
+    public void Taking_a_token_from_an_existing_bucket_allocates_nothing()
+    {
+        var engine = new ManualEngine();
+        _ = CoarseTimeout.After(engine.Engine, 30_000);
+        var before = GC.GetAllocatedBytesForCurrentThread();
+        for (var i = 0; i < 1_000; i++)
+        {
+            _ = CoarseTimeout.After(engine.Engine, 30_000);
+        }
+
+        Assert.Equal(before, GC.GetAllocatedBytesForCurrentThread());
+    }
+#endif
+
+    [Fact]
+    public void A_disposed_registration_does_not_run_and_a_kept_one_runs_once_when_the_bucket_is_cancelled()
+    {
+        var engine = new ManualEngine();
+        var token = CoarseTimeout.After(engine.Engine, 50);
+        var runs = new List<string>();
+        token.Register(() => runs.Add("kept")).Dispose();
+        token.Register(() => runs.Add("kept"));
+        using (token.Register(() => runs.Add("disposed")))
+        {
+        }
+
+        engine.Advance(70);
+        Assert.Equal(new[] { "kept" }, runs);
+    }
+
+    [Fact]
+    public void The_exception_of_a_cancelled_wait_carries_the_token_the_caller_was_given()
+    {
+        var engine = new ManualEngine();
+        var token = CoarseTimeout.After(engine.Engine, 20);
+        engine.Advance(40);
+        var exception = Assert.Throws<OperationCanceledException>(() => token.ThrowIfCancellationRequested());
+        Assert.Equal(token, exception.CancellationToken);
+        Assert.True(token.WaitHandle.WaitOne(0));
+    }
+
+    [Fact]
+    public void Linked_source_times_out_no_earlier_than_asked()
+    {
+        var engine = new ManualEngine();
+        using var outer = new CancellationTokenSource();
+        using var linked = CoarseTimeout.CreateLinked(engine.Engine, outer.Token, 100);
+        engine.Advance(99);
+        Assert.False(linked.IsCancellationRequested);
+        engine.Advance(11);
+        Assert.True(linked.IsCancellationRequested);
+        Assert.False(outer.IsCancellationRequested);
+        var exception = Assert.Throws<OperationCanceledException>(() => linked.Token.ThrowIfCancellationRequested());
+        Assert.Equal(linked.Token, exception.CancellationToken);
+    }
+
+    [Fact]
+    public void Linked_source_is_cancelled_by_its_token_and_can_be_cancelled_early()
+    {
+        var engine = new ManualEngine();
+        using var outer = new CancellationTokenSource();
+        using var linked = CoarseTimeout.CreateLinked(engine.Engine, outer.Token, 30_000);
+        outer.Cancel();
+        Assert.True(linked.IsCancellationRequested);
+
+        using var own = CoarseTimeout.CreateLinked(engine.Engine, CancellationToken.None, 30_000);
+        own.Cancel();
+        Assert.True(own.IsCancellationRequested);
+
+        using var started = CoarseTimeout.CreateLinked(engine.Engine, outer.Token, 30_000);
+        Assert.True(started.IsCancellationRequested);
+    }
+
+    [Fact]
+    public void Disposed_linked_source_is_not_cancelled_by_its_timeout_or_token()
+    {
+        var engine = new ManualEngine();
+        using var outer = new CancellationTokenSource();
+        var linked = CoarseTimeout.CreateLinked(engine.Engine, outer.Token, 50);
+        var token = linked.Token;
+        linked.Dispose();
+        engine.Advance(100);
+        outer.Cancel();
+        Assert.False(token.IsCancellationRequested);
+    }
+
+    [Fact]
+    public void Linked_source_with_zero_is_cancelled_and_with_infinite_never_times_out()
+    {
+        var engine = new ManualEngine();
+        using var zero = CoarseTimeout.CreateLinked(engine.Engine, CancellationToken.None, 0);
+        Assert.True(zero.IsCancellationRequested);
+
+        using var outer = new CancellationTokenSource();
+        using var infinite = CoarseTimeout.CreateLinked(engine.Engine, outer.Token, Timeout.Infinite);
+        engine.Advance(100_000);
+        Assert.False(infinite.IsCancellationRequested);
+        Assert.Equal(0, engine.Pending);
+        outer.Cancel();
+        Assert.True(infinite.IsCancellationRequested);
+    }
+}
