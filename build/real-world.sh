@@ -67,7 +67,7 @@ prepare_websocket_client() {
   sed -i '/\.WriteTo\.TestOutput(/d' test/Websocket.Client.Tests/Testserver/TestContext.cs
 }
 prepare_foundatio() {
-  # Missing here: Exceptionless.RandomData (three test helpers, replaced by a stand-in below), Utf8Json, and the
+  # Missing here: Exceptionless.RandomData (four test helpers, replaced by a stand-in below), Utf8Json, and the
   # MessagePack analyzer: the Utf8Json and MessagePack serializer tests and CloneTests (one MessagePack case) go.
   sed -i '/Exceptionless.RandomData/d' src/Foundatio.TestHarness/Foundatio.TestHarness.csproj tests/Foundatio.Tests/Foundatio.Tests.csproj
   sed -i '/Foundatio.Utf8Json.csproj\|Foundatio.MessagePack.csproj/d' tests/Foundatio.Tests/Foundatio.Tests.csproj
@@ -81,6 +81,11 @@ public static class RandomData
     public static int GetInt(int min, int max) => System.Random.Shared.Next(min, max + 1);
     public static string GetString(int minLength = 5, int maxLength = 20) =>
         System.Guid.NewGuid().ToString("N")[..System.Random.Shared.Next(minLength, maxLength + 1)];
+    public static T Random<T>(this System.Collections.Generic.IEnumerable<T> items)
+    {
+        var list = System.Linq.Enumerable.ToList(items);
+        return list[System.Random.Shared.Next(list.Count)];
+    }
 }
 CS
 }
@@ -146,8 +151,12 @@ import glob, sys, xml.etree.ElementTree as ET
 ns = {"t": "http://microsoft.com/schemas/VisualStudio/TeamTest/2010"}
 outcomes = {}
 for trx in glob.glob(sys.argv[1] + "/**/*.trx", recursive=True):
-    for r in ET.parse(trx).getroot().iterfind(".//t:UnitTestResult", ns):
-        outcomes[r.get("testName")] = r.get("outcome")
+    root = ET.parse(trx).getroot()
+    # NUnit names a result by its method only: qualify it with its class, so equal method names stay apart.
+    classes = {t.get("id"): m.get("className") for t in root.iterfind(".//t:UnitTest", ns) for m in t.iterfind("t:TestMethod", ns)}
+    for r in root.iterfind(".//t:UnitTestResult", ns):
+        name, cls = r.get("testName"), classes.get(r.get("testId"), "")
+        outcomes[name if name.startswith(cls) else cls + "." + name] = r.get("outcome")
 for name in sorted(outcomes):
     print(f"{outcomes[name]}\t{name}")
 PY
