@@ -91,8 +91,8 @@ CS
 }
 
 # The projects: name|repository|commit|projects that get the package and the fixes|test project|runner|test filter|
-# extra MSBuild properties|prepare function. A runner is vstest (dotnet test, filter is --filter) or mtp (the test
-# executable itself, filter is its own arguments).
+# extra MSBuild properties|prepare function. A runner is vstest (dotnet test, filter is --filter) or xunit3 (the
+# xunit v3 test executable itself, filter is its own arguments).
 projects() {
   grep -vE '^\s*(#|$)' "$repo/build/real-world-projects.txt"
 }
@@ -134,17 +134,17 @@ invoke_tests() { # invoke_tests DIR RESULTS LOG ARGS...: runs the test project; 
   shift 3
   rm -rf "$results"
   mkdir -p "$results"
-  if [ "$runner" = mtp ]; then
+  if [ "$runner" = xunit3 ]; then
     local dll
-    dll="$(cd "$dir" && dotnet msbuild "$tests" "${common_props[@]}" "${props[@]}" -getProperty:TargetPath 2>/dev/null | tail -1)"
-    (cd "$(dirname "$dll")" && timeout "$test_timeout" dotnet exec "$dll" --report-xunit-trx --report-xunit-trx-filename tests.trx --results-directory "$results" "$@") >"$log" 2>&1
+    dll="$(ls "$dir/$(dirname "$tests")"/bin/Release/*/"$(basename "$tests" .csproj).dll" | tail -1)"
+    (cd "$(dirname "$dll")" && timeout "$test_timeout" dotnet exec "$dll" -trx "$results/tests.trx" "$@") >"$log" 2>&1
   else
     (cd "$dir" && timeout "$test_timeout" dotnet test "$tests" "${common_props[@]}" "${props[@]}" --no-build "$@" --logger "trx;LogFileName=tests.trx" --results-directory "$results") >"$log" 2>&1
   fi
 }
 run_tests() { # run_tests DIR NAME: writes $res/NAME.tests (one "outcome<TAB>test" a line) and NAME.test.log
   local results="$work/$project/results-$2" selection=()
-  if [ "$runner" = mtp ]; then read -ra selection <<<"$filter"; elif [ -n "$filter" ]; then selection=(--filter "$filter"); fi
+  if [ "$runner" = xunit3 ]; then read -ra selection <<<"$filter"; elif [ -n "$filter" ]; then selection=(--filter "$filter"); fi
   invoke_tests "$1" "$results" "$res/$2.test.log" "${selection[@]}"
   python3 - "$results" >"$res/$2.tests" <<'PY'
 import glob, sys, xml.etree.ElementTree as ET
@@ -163,8 +163,8 @@ PY
 }
 rerun_test() { # rerun_test DIR TEST: prints the outcomes of TEST run alone ("Passed ", "Failed ", ...)
   local test="${2%%(*}" results="$work/$project/rerun"
-  if [ "$runner" = mtp ]; then
-    invoke_tests "$1" "$results" /dev/null --filter-method "$test"
+  if [ "$runner" = xunit3 ]; then
+    invoke_tests "$1" "$results" /dev/null -method "$test"
   else
     invoke_tests "$1" "$results" /dev/null --filter "FullyQualifiedName~$test"
   fi
