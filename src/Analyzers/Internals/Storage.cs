@@ -35,4 +35,13 @@ internal static class Storage
             _ => null,
         };
     }
+
+    /// <summary>The declared type of a local, field or property; null for anything else.</summary>
+    public static ITypeSymbol? TypeOf(ISymbol? storage) => storage switch
+    {
+        ILocalSymbol local => local.Type,
+        IFieldSymbol field => field.Type,
+        IPropertySymbol property => property.Type,
+        _ => null,
+    };
 }

@@ -40,13 +40,7 @@ public sealed class ThreadingTimerCodeFixProvider : CoarseTimersCodeFixProvider
         }
 
         var storage = Storage.Of(operation);
-        var storageType = storage switch
-        {
-            ILocalSymbol l => l.Type,
-            IFieldSymbol f => f.Type,
-            IPropertySymbol p => p.Type,
-            _ => null,
-        };
+        var storageType = Storage.TypeOf(storage);
 
         bool ImplementedByCoarseTimer(ITypeSymbol? type) => IsInterfaceCoarseTimerImplements(type, symbols);
         if (storage is null || !storageType.Is(symbols.Timer))
@@ -62,7 +56,7 @@ public sealed class ThreadingTimerCodeFixProvider : CoarseTimersCodeFixProvider
             return new[] { RewriteCreation(creation, model) };
         }
 
-        if (StorageAnalysis.Analyze(storage, model, cancellationToken) is not { } analysis || !analysis.UsedOnlyThrough(s_timerMembers, ImplementedByCoarseTimer, symbols, model, cancellationToken))
+        if (StorageAnalysis.Analyze(storage, model, cancellationToken) is not { } analysis || !analysis.UsedOnlyThrough(member => s_timerMembers.Contains(member.Name), ImplementedByCoarseTimer, symbols, model, cancellationToken))
         {
             return null;
         }

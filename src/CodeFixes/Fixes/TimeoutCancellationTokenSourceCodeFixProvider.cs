@@ -16,17 +16,23 @@ using Microsoft.CodeAnalysis.Operations;
 namespace CoarseTimers.CodeFixes.Fixes;
 
 /// <summary>
-/// CT0002: <c>new CancellationTokenSource(t)</c> to <c>new CoarseCancellationTokenSource(t)</c>; for <c>cts.CancelAfter(t)</c>,
-/// the creation of <c>cts</c> (a <c>new</c> or <c>CreateLinkedTokenSource</c>) becomes the coarse source's and an explicit
-/// <c>CancellationTokenSource</c> declaration becomes <c>CoarseCancellationTokenSource</c>, so that <c>CancelAfter</c> binds
-/// to the coarse one. Not offered when a value the rewrite cannot cover is stored in the variable, when it is passed by
-/// <c>ref</c>/<c>out</c>, or when the source is not created in this document (a parameter, a field set elsewhere).
+/// CT0002, the cheapest rewrite whose behaviour is the same at the site, tried in this order:
+/// <list type="number">
+/// <item>a timeout source used only for its token: <c>CoarseTimeout.After(t)</c> (<see cref="TimeoutTokenRewrite"/>);</item>
+/// <item><c>CreateLinkedTokenSource(token)</c> armed once right after by <c>CancelAfter(t)</c>:
+/// <c>CoarseTimeout.CreateLinkedTokenSource(token, t)</c> (<see cref="LinkedTimeoutRewrite"/>);</item>
+/// <item>otherwise the source becomes a <c>CoarseCancellationTokenSource</c>: its creation (<c>new</c> or
+/// <c>CreateLinkedTokenSource</c>) and the declaration of the local, private field or private property that holds it.
+/// Only when no reference can reach anything typed <c>CancellationTokenSource</c> (argument, return, assignment,
+/// initializer, conversion, capture, extension method): <c>CancelAfter</c> and <c>TryReset</c> are not virtual, so a
+/// base-typed reference would call the BCL's while the coarse timeout stays armed and fires early.</item>
+/// </list>
 /// </summary>
 [ExportCodeFixProvider(LanguageNames.CSharp, Name = nameof(TimeoutCancellationTokenSourceCodeFixProvider)), Shared]
 public sealed class TimeoutCancellationTokenSourceCodeFixProvider : CoarseTimersCodeFixProvider
 {
     public TimeoutCancellationTokenSourceCodeFixProvider()
-        : base(DiagnosticIds.TimeoutCancellationTokenSource, "Use CoarseCancellationTokenSource", static symbols => symbols.CoarseCancellationTokenSource)
+        : base(DiagnosticIds.TimeoutCancellationTokenSource, "Use a coarse timeout (CoarseTimeout or CoarseCancellationTokenSource)", static symbols => symbols.CoarseCancellationTokenSource)
     {
     }
 
@@ -35,12 +41,12 @@ public sealed class TimeoutCancellationTokenSourceCodeFixProvider : CoarseTimers
         var site = new Site(model, symbols, cancellationToken);
         if (SiteOperation<IObjectCreationOperation>(node, model, cancellationToken) is { } creation && TimeoutCancellationTokenSourceAnalyzer.IsTimeoutCreation(creation, symbols))
         {
-            return site.FixCreation(creation);
+            return TimeoutTokenRewrite.TryCreate(creation, model, symbols, cancellationToken) ?? site.FixCreation(creation);
         }
 
         if (SiteOperation<IInvocationOperation>(node, model, cancellationToken) is { Instance: { } receiver } cancelAfter && TimeoutCancellationTokenSourceAnalyzer.IsCancelAfter(cancelAfter, symbols))
         {
-            return site.FixCancelAfter(receiver);
+            return LinkedTimeoutRewrite.TryCreate(cancelAfter, model, symbols, cancellationToken) ?? site.FixCancelAfter(receiver);
         }
 
         return null;
@@ -62,19 +68,16 @@ public sealed class TimeoutCancellationTokenSourceCodeFixProvider : CoarseTimers
 
         public IReadOnlyList<DocumentEdit>? FixCreation(IObjectCreationOperation creation)
         {
-            if (creation.Syntax is not BaseObjectCreationExpressionSyntax syntax || !IsRewritableCreation(creation))
+            // Stored anywhere else (an argument, a return, a base-typed or interface-typed variable), a coarse source
+            // would be reachable through a CancellationTokenSource reference.
+            var symbol = Storage.Of(creation);
+            if (!IsRewritableCreation(creation) || !Storage.TypeOf(symbol).Is(_symbols.CancellationTokenSource) ||
+                StorageAnalysis.Analyze(symbol!, _model, _cancellationToken) is not { } storage)
             {
                 return null;
             }
 
-            // A `var` local takes the new type: everything stored in it must become a coarse source too.
-            if (Storage.Of(creation) is ILocalSymbol local &&
-                StorageAnalysis.Analyze(local, _model, _cancellationToken) is { DeclaredType.IsVar: true } storage)
-            {
-                return RewriteStorage(storage, changeDeclaredType: false);
-            }
-
-            return new[] { RewriteCreation(syntax) };
+            return RewriteStorage(storage);
         }
 
         public IReadOnlyList<DocumentEdit>? FixCancelAfter(IOperation receiver)
@@ -91,12 +94,17 @@ public sealed class TimeoutCancellationTokenSourceCodeFixProvider : CoarseTimers
                 return null;
             }
 
-            return RewriteStorage(storage, changeDeclaredType: true);
+            return RewriteStorage(storage);
         }
 
-        private IReadOnlyList<DocumentEdit>? RewriteStorage(StorageAnalysis storage, bool changeDeclaredType)
+        /// <summary>
+        /// Every value stored in the variable becomes a coarse source and its declaration the coarse type, when every
+        /// reference uses it as itself (members, <c>using</c>, null checks, assignments of its own) or as an interface.
+        /// </summary>
+        private IReadOnlyList<DocumentEdit>? RewriteStorage(StorageAnalysis storage)
         {
-            if (storage.References.Any(BreaksWithNarrowerType) || !storage.AssignedValues.Any(v => !v.IsKind(SyntaxKind.NullLiteralExpression)))
+            if (!storage.AssignedValues.Any(v => !v.IsKind(SyntaxKind.NullLiteralExpression)) ||
+                !storage.UsedOnlyThrough(static _ => true, static type => type is { TypeKind: TypeKind.Interface }, _symbols, _model, _cancellationToken))
             {
                 return null;
             }
@@ -125,7 +133,7 @@ public sealed class TimeoutCancellationTokenSourceCodeFixProvider : CoarseTimers
                 }
             }
 
-            if (changeDeclaredType && storage.DeclaredType is { IsVar: false } declared)
+            if (storage.DeclaredType is { IsVar: false } declared)
             {
                 edits.Add(DeclaredTypeRewrite.To(RuntimeNames.CoarseCancellationTokenSource, declared, _model));
             }
@@ -159,16 +167,4 @@ public sealed class TimeoutCancellationTokenSourceCodeFixProvider : CoarseTimers
             return new(creation, current => ObjectCreationRewrite.WithType((BaseObjectCreationExpressionSyntax)current, RuntimeNames.Type(RuntimeNames.CoarseCancellationTokenSource, model, creation.SpanStart)));
         }
     }
-
-    /// <summary>
-    /// A use that stops compiling once the variable's type is the derived coarse source: passed by reference, written
-    /// by a deconstruction, or copied into a <c>var</c> that would take the narrower type and later reject a plain source.
-    /// </summary>
-    private static bool BreaksWithNarrowerType(IdentifierNameSyntax reference) => reference.Parent switch
-    {
-        ArgumentSyntax argument when !argument.RefKindKeyword.IsKind(SyntaxKind.None) => true,
-        ArgumentSyntax { Parent: TupleExpressionSyntax } => true,
-        EqualsValueClauseSyntax { Parent: VariableDeclaratorSyntax { Parent: VariableDeclarationSyntax { Type.IsVar: true } } } => true,
-        _ => false,
-    };
 }

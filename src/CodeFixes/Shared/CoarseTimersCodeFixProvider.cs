@@ -113,8 +113,14 @@ public abstract class CoarseTimersCodeFixProvider : CodeFixProvider
         var editor = new SyntaxEditor(root, document.Project.Solution.Workspace.Services);
         foreach (var edit in edits.Values.OrderByDescending(e => e.Node.SpanStart))
         {
-            var rewrite = edit.Rewrite;
-            editor.ReplaceNode(edit.Node, (current, _) => rewrite(current));
+            if (edit.Rewrite is { } rewrite)
+            {
+                editor.ReplaceNode(edit.Node, (current, _) => rewrite(current));
+            }
+            else
+            {
+                editor.RemoveNode(edit.Node);
+            }
         }
 
         // Clean up here rather than rely on the host: `dotnet format` applies the changed document as it is. Adds

@@ -18,6 +18,7 @@ internal static class RuntimeNames
     public const string CoarseTimer = "CoarseTimer";
     public const string CoarseCancellationTokenSource = "CoarseCancellationTokenSource";
     public const string SpinThenBlock = "SpinThenBlock";
+    public const string CoarseTimeout = "CoarseTimeout";
 
     /// <summary>
     /// <c>CoarseTimers.T</c> as a type, or <c>global::CoarseTimers.T</c> when <c>CoarseTimers</c> would bind to something

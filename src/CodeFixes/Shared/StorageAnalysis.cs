@@ -124,13 +124,18 @@ internal sealed class StorageAnalysis
         return new StorageAnalysis(declaredType, references, values);
     }
 
+    /// <summary>The same analysis without one reference (the site a rewrite removes).</summary>
+    public StorageAnalysis WithoutReference(SyntaxNode reference) =>
+        new(DeclaredType, References.Where(r => r != reference).ToList(), AssignedValues);
+
     /// <summary>
-    /// True when every reference only calls members that <paramref name="allowedMembers"/> names on it, disposes it,
+    /// True when every reference only uses members on it that <paramref name="allowedMember"/> accepts (never an
+    /// extension method, which would see it as its parameter's type), disposes it,
     /// compares it with null, assigns it in a statement of its own, keeps it alive with <c>GC.KeepAlive</c>, or converts
     /// it to a type <paramref name="allowedConversion"/> accepts: uses that compile and behave the same with the runtime
     /// type. A chained assignment (<c>a = b = new T()</c>) hands the value on, so it is not one of them.
     /// </summary>
-    public bool UsedOnlyThrough(ISet<string> allowedMembers, Func<ITypeSymbol?, bool> allowedConversion, KnownSymbols symbols, SemanticModel model, CancellationToken cancellationToken)
+    public bool UsedOnlyThrough(Func<ISymbol, bool> allowedMember, Func<ITypeSymbol?, bool> allowedConversion, KnownSymbols symbols, SemanticModel model, CancellationToken cancellationToken)
     {
         foreach (var reference in References)
         {
@@ -142,9 +147,9 @@ internal sealed class StorageAnalysis
 
             switch (expression.Parent)
             {
-                case MemberAccessExpressionSyntax access when access.Expression == expression && allowedMembers.Contains(access.Name.Identifier.ValueText):
+                case MemberAccessExpressionSyntax access when access.Expression == expression && IsAllowed(access.Name):
                 case ConditionalAccessExpressionSyntax conditional when conditional.Expression == expression &&
-                    conditional.WhenNotNull is InvocationExpressionSyntax { Expression: MemberBindingExpressionSyntax binding } && allowedMembers.Contains(binding.Name.Identifier.ValueText):
+                    conditional.WhenNotNull is InvocationExpressionSyntax { Expression: MemberBindingExpressionSyntax binding } && IsAllowed(binding.Name):
                 case AssignmentExpressionSyntax assignment when assignment.Left == expression && assignment.IsKind(SyntaxKind.SimpleAssignmentExpression) &&
                     model.GetOperation(assignment, cancellationToken)?.Parent is IExpressionStatementOperation:
                 case BinaryExpressionSyntax binary when (binary.IsKind(SyntaxKind.EqualsExpression) || binary.IsKind(SyntaxKind.NotEqualsExpression)) && (IsNull(binary.Left) || IsNull(binary.Right)):
@@ -164,6 +169,10 @@ internal sealed class StorageAnalysis
         }
 
         return true;
+
+        bool IsAllowed(SimpleNameSyntax member) =>
+            model.GetSymbolInfo(member, cancellationToken).Symbol is { } symbol &&
+            symbol is not IMethodSymbol { MethodKind: MethodKind.ReducedExtension } && allowedMember(symbol);
     }
 
     private static bool IsGcKeepAlive(InvocationExpressionSyntax invocation, KnownSymbols symbols, SemanticModel model, CancellationToken cancellationToken) =>

@@ -101,7 +101,8 @@ internal sealed class TimerEngine
 
     /// <summary>
     /// Schedules <paramref name="target"/> to expire at or after <paramref name="dueTimestamp"/> (in <see cref="Clock"/>
-    /// units; a time already passed expires at the next tick).
+    /// units; a time already passed expires at the next tick). Periodic timers use it to count each period from the
+    /// previous due time, not from when the callback ran, so lateness does not accumulate.
     /// </summary>
     public TimerTicket ScheduleAt(ITimerTarget target, long dueTimestamp)
     {
