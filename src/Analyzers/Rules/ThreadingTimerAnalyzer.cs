@@ -30,13 +30,8 @@ public sealed class ThreadingTimerAnalyzer : CoarseTimersAnalyzer
             return;
         }
 
-        // A timer created disarmed (no due time, or an infinite one) queues nothing until Change arms it.
+        // A disarmed timer (no or infinite due time) still takes the timer-queue lock when created, so it is not skipped.
         var dueTime = creation.Arguments.ArgumentFor(2);
-        if (dueTime is null || TimerLifetime.IsInfinite(dueTime, rule.Symbols))
-        {
-            return;
-        }
-
         // A one-shot timer used as a timeout (disposed by its creator, or made by a factory) is per operation (rule 3).
         // The due time paces a loop that creates one timer per period.
         var period = creation.Arguments.ArgumentFor(3);

@@ -88,7 +88,8 @@ internal static class TimerLifetime
                 case IConversionOperation or IArgumentOperation or IObjectCreationOperation or IConditionalOperation or ICoalesceOperation:
                     continue;
                 case IReturnOperation:
-                    return true;
+                    // A lambda that returns a new timer is not a factory method: nothing says it runs per operation.
+                    return !InsideFunction(parent, Root(parent));
                 default:
                     return false;
             }
@@ -97,14 +98,19 @@ internal static class TimerLifetime
         return false;
     }
 
-    private static bool IsDisposedByCreator(IOperation creation, ILocalSymbol local)
+    private static IOperation Root(IOperation operation)
     {
-        var root = creation;
-        while (root.Parent is not null)
+        while (operation.Parent is not null)
         {
-            root = root.Parent;
+            operation = operation.Parent;
         }
 
+        return operation;
+    }
+
+    private static bool IsDisposedByCreator(IOperation creation, ILocalSymbol local)
+    {
+        var root = Root(creation);
         foreach (var node in root.Descendants())
         {
             switch (node)
@@ -155,7 +161,7 @@ internal static class TimerLifetime
     {
         for (var parent = operation.Parent; parent is not null && !ReferenceEquals(parent, root); parent = parent.Parent)
         {
-            if (parent is IAnonymousFunctionOperation or ILocalFunctionOperation)
+            if (parent is IAnonymousFunctionOperation)
             {
                 return true;
             }
