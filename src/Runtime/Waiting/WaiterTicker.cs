@@ -7,8 +7,8 @@ namespace CoarseTimers.Waiting;
 /// <summary>
 /// The one shared wake-up of every blocked <see cref="SpinThenBlock"/> waiter: while at least one waiter is blocked,
 /// a single periodic coarse timer pulses them all every <see cref="Interval"/>, and each re-evaluates its condition.
-/// Once no waiter has been blocked for <see cref="IdlePulsesBeforeStop"/> pulses the timer is stopped, so an idle process
-/// has no wake-ups. Waiters share one monitor, so a blocked waiter costs no timer, no event and no allocation of its own.
+/// With no waiter blocked the timer is stopped, so an idle process has no wake-ups. Waiters share one monitor, so a
+/// blocked waiter costs no timer, no event and no allocation of its own.
 /// </summary>
 internal sealed class WaiterTicker
 {
@@ -20,21 +20,12 @@ internal sealed class WaiterTicker
     /// </summary>
     public static readonly TimeSpan DefaultInterval = TimeSpan.FromMilliseconds(1);
 
-    /// <summary>
-    /// Pulses with no waiter blocked before the timer stops. Stopping as soon as the last waiter leaves made every wait
-    /// of a single waiter restart the timer (a schedule, a driver signal and a cancel per pulse): most of its CPU per
-    /// 2 ms wait. A few idle pulses cost a few microseconds each and cover the next wait of a waiter that waits often.
-    /// </summary>
-    internal const int IdlePulsesBeforeStop = 8;
-
     private static WaiterTicker? s_shared;
 
     private readonly object _monitor = new();
     private readonly CoarseTimer _timer;
     private readonly long _intervalMilliseconds;
     private int _blocked;
-    private int _idlePulses;
-    private bool _running;
 
     private WaiterTicker(TimeSpan interval)
     {
@@ -63,11 +54,8 @@ internal sealed class WaiterTicker
     {
         lock (_monitor)
         {
-            _blocked++;
-            _idlePulses = 0;
-            if (!_running)
+            if (++_blocked == 1)
             {
-                _running = true;
                 _timer.Change(_intervalMilliseconds, _intervalMilliseconds);
             }
 
@@ -77,7 +65,10 @@ internal sealed class WaiterTicker
             }
             finally
             {
-                _blocked--;
+                if (--_blocked == 0)
+                {
+                    _timer.Change(Timeout.Infinite, Timeout.Infinite);
+                }
             }
         }
     }
@@ -86,15 +77,7 @@ internal sealed class WaiterTicker
     {
         lock (_monitor)
         {
-            if (_blocked > 0)
-            {
-                Monitor.PulseAll(_monitor);
-            }
-            else if (++_idlePulses >= IdlePulsesBeforeStop && _running)
-            {
-                _running = false;
-                _timer.Change(Timeout.Infinite, Timeout.Infinite);
-            }
+            Monitor.PulseAll(_monitor);
         }
     }
 
