@@ -49,6 +49,10 @@ internal static class Anatomy
         Piece("ExecutionContext.Capture()", () => s_sink += ExecutionContext.Capture() is null ? 0 : 1);
         Piece("token.Register + Dispose (long-lived source)", () => token.Register(static _ => { }, null).Dispose());
         Piece("new CancellationTokenSource() + Dispose", () => new CancellationTokenSource().Dispose());
+        var engine = Timing.TimerEngine.Default;
+        var target = new NoTarget();
+        Piece("engine Schedule + Cancel (the wheel's share of every operation)", () => Timing.TimerEngine.Cancel(engine.Schedule(target, 600_000)));
+        Piece("new CoarseCancellationTokenSource() + Dispose (no timeout)", () => new CoarseCancellationTokenSource().Dispose());
         Console.WriteLine("# anatomy: whole operations (schedule then cancel or dispose, 10 min timeouts)");
         Piece("BCL new CancellationTokenSource(t) + Dispose", () => new CancellationTokenSource(s_never).Dispose());
         Piece("ours new CoarseCancellationTokenSource(t) + Dispose", () => new CoarseCancellationTokenSource(s_never).Dispose());
@@ -84,6 +88,13 @@ internal static class Anatomy
 
         // The delegate call itself (~1-2 ns) is included in every figure alike.
         Console.WriteLine($"{name,-70} {best,8:0.0} ns");
+    }
+
+    private sealed class NoTarget : Timing.ITimerTarget
+    {
+        public void OnExpired(Timing.TimerTicket ticket)
+        {
+        }
     }
 
     private sealed class Finalizable
