@@ -94,6 +94,15 @@ else
   step "cold code untouched" FAIL "Program.cs changed"; diff "$work/original/Program.cs" "$sample/Program.cs"
 fi
 
+# The cheapest safe replacement per site: the timeout-only source became the shared timeout token, the linked source
+# armed right after creation the linked timeout (docs/rules/CT0002.md).
+handler="$sample/RequestHandler.cs"
+if grep -q 'CoarseTimeout.After(_timeout)' "$handler" && grep -q 'CoarseTimeout.CreateLinkedTokenSource(serverStopping, _timeout)' "$handler" && ! grep -q '\.CancelAfter(' "$handler"; then
+  step "cheapest replacements chosen" ok "CoarseTimeout.After, CoarseTimeout.CreateLinkedTokenSource"
+else
+  step "cheapest replacements chosen" FAIL "RequestHandler.cs:"; cat "$handler"
+fi
+
 # 7. Warnings as errors now passes.
 if (cd "$sample" && dotnet build --no-incremental -warnaserror >"$work/build3.log" 2>&1); then
   step "build -warnaserror after fixes" ok "no CT diagnostics left"

@@ -16,9 +16,18 @@ namespace CoarseTimers;
 /// Disposing the source removes its pending timeout from the wheel at once. Cancelling it early (<c>Cancel()</c>, which
 /// is not virtual) leaves the entry until the driver next visits its slot, at most one wheel revolution (5.12 s at the
 /// default resolution), never until the timeout: the source has no registration on its own token, which would cost a
-/// callback node per source (docs/runtime.md, "Where the time and bytes go"). <c>CancelAfter</c> hides the base method: call it through a
-/// variable typed <see cref="CoarseCancellationTokenSource"/> (or <c>var</c>), which is what the code fix writes.
-/// Called through a <see cref="CancellationTokenSource"/> reference it is the BCL's and uses a BCL timer.
+/// callback node per source (docs/runtime.md, "Where the time and bytes go").
+/// <para>
+/// <b>Call <c>CancelAfter</c> and <c>TryReset</c> through a <see cref="CoarseCancellationTokenSource"/>-typed
+/// reference.</b> The base methods are not virtual, so these hide them: a call made through a
+/// <see cref="CancellationTokenSource"/>-typed reference (a field, parameter, pool or explicitly typed local) binds to
+/// the BCL's method, and this class cannot see it. Such a <c>CancelAfter</c> arms a BCL timer while any coarse timeout
+/// stays armed, so the source cancels at whichever comes first (possibly earlier than the later call asked); such a
+/// <c>TryReset</c> clears the BCL's state but leaves the coarse timeout armed. The code fix therefore never rewrites a
+/// source that can reach a <see cref="CancellationTokenSource"/>-typed location: it writes
+/// <see cref="CoarseCancellationTokenSource"/> or <c>var</c>, so every call it leaves binds to these methods
+/// (docs/runtime.md, "No silent BCL fallback").
+/// </para>
 /// </remarks>
 public class CoarseCancellationTokenSource : CancellationTokenSource, ITimerTarget, IRetractableTarget
 {
@@ -42,7 +51,7 @@ public class CoarseCancellationTokenSource : CancellationTokenSource, ITimerTarg
 
     /// <summary>Creates a source that cancels itself after <paramref name="delay"/> (as <see cref="CancellationTokenSource(TimeSpan)"/>).</summary>
     public CoarseCancellationTokenSource(TimeSpan delay)
-        : this(TimerEngine.Default, TimeoutArguments.Check(delay, nameof(delay)))
+        : this(TimerEngine.Default, TimeoutArguments.CheckDelay(delay, nameof(delay)))
     {
     }
 
@@ -67,29 +76,36 @@ public class CoarseCancellationTokenSource : CancellationTokenSource, ITimerTarg
     }
 
     /// <summary>Schedules cancellation after <paramref name="delay"/>, replacing any earlier schedule (as <see cref="CancellationTokenSource.CancelAfter(TimeSpan)"/>).</summary>
-    public new void CancelAfter(TimeSpan delay) => CancelAfterCore(TimeoutArguments.Check(delay, nameof(delay)));
+    public new void CancelAfter(TimeSpan delay) => CancelAfterCore(TimeoutArguments.CheckDelay(delay, nameof(delay)));
 
     /// <summary>Schedules cancellation after <paramref name="millisecondsDelay"/>, replacing any earlier schedule (as <see cref="CancellationTokenSource.CancelAfter(int)"/>).</summary>
     public new void CancelAfter(int millisecondsDelay) => CancelAfterCore(TimeoutArguments.Check(millisecondsDelay, nameof(millisecondsDelay)));
 
 #if NET
     /// <summary>
-    /// As <see cref="CancellationTokenSource.TryReset"/>: if the source was not cancelled, clears its pending timeout
-    /// (the coarse one too) so it can be reused.
+    /// As <see cref="CancellationTokenSource.TryReset"/>: if the source was not cancelled and its timeout is not already
+    /// firing, clears the pending timeout (the coarse one too) and every registration, so it can be reused. Throws
+    /// <see cref="ObjectDisposedException"/> once disposed.
     /// </summary>
     public new bool TryReset()
     {
         Enter();
         try
         {
-            if (_disposed || !base.TryReset())
+            if (_disposed)
+            {
+                throw new ObjectDisposedException(null, "The CancellationTokenSource has been disposed.");
+            }
+
+            // An expiry already taken off the wheel is about to cancel the source: as the BCL's TryReset once its
+            // timer has fired, the reset fails rather than let the source be cancelled after reporting success.
+            if (IsCancellationRequested || (!_ticket.IsNone && !TimerEngine.Cancel(_ticket)))
             {
                 return false;
             }
 
-            TimerEngine.Cancel(_ticket);
             _ticket = default;
-            return true;
+            return base.TryReset();
         }
         finally
         {
@@ -131,12 +147,9 @@ public class CoarseCancellationTokenSource : CancellationTokenSource, ITimerTarg
     void ITimerTarget.OnExpired(TimerTicket ticket)
     {
         Enter();
+        // _ticket stays set when current: its entry is released, so TryReset's cancel of it fails and TryReset reports
+        // the source as firing until Cancel below has run.
         var current = !_disposed && ticket.Equals(_ticket);
-        if (current)
-        {
-            _ticket = default;
-        }
-
         Exit();
         if (!current)
         {

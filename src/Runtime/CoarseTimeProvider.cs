@@ -41,6 +41,6 @@ public sealed class CoarseTimeProvider : TimeProvider
             throw new ArgumentNullException(nameof(callback));
         }
 
-        return new CoarseTimer(_engine, callback, state, TimeoutArguments.Check(dueTime, nameof(dueTime)), TimeoutArguments.Check(period, nameof(period)), useSelfAsState: false);
+        return new CoarseTimer(_engine, callback, state, TimeoutArguments.Check(dueTime, nameof(dueTime)), TimeoutArguments.Check(period, nameof(period)), useSelfAsState: false, isProviderTimer: true);
     }
 }

@@ -41,7 +41,7 @@ namespace CoarseTimers;
 public static class CoarseTimeout
 {
     /// <summary>A token cancelled at or after now + <paramref name="delay"/> (argument checks as <see cref="CancellationTokenSource(TimeSpan)"/>).</summary>
-    public static CancellationToken After(TimeSpan delay) => After(TimerEngine.Default, TimeoutArguments.Check(delay, nameof(delay)));
+    public static CancellationToken After(TimeSpan delay) => After(TimerEngine.Default, TimeoutArguments.CheckDelay(delay, nameof(delay)));
 
     /// <summary>A token cancelled at or after now + <paramref name="millisecondsDelay"/> (argument checks as <see cref="CancellationTokenSource(int)"/>).</summary>
     public static CancellationToken After(int millisecondsDelay) => After(TimerEngine.Default, TimeoutArguments.Check(millisecondsDelay, nameof(millisecondsDelay)));
@@ -53,7 +53,7 @@ public static class CoarseTimeout
     /// they would arm or reset a BCL timer beside the bucket's registration, which stays.
     /// </summary>
     public static CancellationTokenSource CreateLinkedTokenSource(CancellationToken token, TimeSpan delay) =>
-        CreateLinked(TimerEngine.Default, token, TimeoutArguments.Check(delay, nameof(delay)));
+        CreateLinked(TimerEngine.Default, token, TimeoutArguments.CheckDelay(delay, nameof(delay)));
 
     /// <summary>As <see cref="CreateLinkedTokenSource(CancellationToken, TimeSpan)"/>, with the delay in milliseconds (checks as <c>CancelAfter(int)</c>).</summary>
     public static CancellationTokenSource CreateLinkedTokenSource(CancellationToken token, int millisecondsDelay) =>

@@ -19,7 +19,16 @@ namespace CoarseTimers;
 /// </remarks>
 public sealed class CoarseTimer : ITimer
 {
+#if !NET
+    // .NET Framework's Timer.Change throws once the timer is disposed; .NET Core's returns false. The netstandard2.0
+    // build runs on both, so it asks this runtime's own timer, once, the first time it matters.
+    private static readonly Lazy<bool> s_changeAfterDisposeThrows = new(ProbeChangeAfterDisposeThrows);
+#endif
+
     private readonly TimerCore _core;
+#if !NET
+    private readonly bool _isProviderTimer;
+#endif
 
     /// <summary>Creates a timer that is not started, with the timer itself as the callback's state (as <see cref="System.Threading.Timer(TimerCallback)"/>).</summary>
     public CoarseTimer(TimerCallback callback)
@@ -52,13 +61,21 @@ public sealed class CoarseTimer : ITimer
     {
     }
 
-    internal CoarseTimer(TimerEngine engine, TimerCallback callback, object? state, long dueTime, long period, bool useSelfAsState)
+    /// <summary>
+    /// The constructor behind all others. <paramref name="isProviderTimer"/>: a timer handed out by
+    /// <see cref="CoarseTimeProvider"/>, whose <c>Change</c> after disposal returns false on every runtime, as the
+    /// system provider's timers do.
+    /// </summary>
+    internal CoarseTimer(TimerEngine engine, TimerCallback callback, object? state, long dueTime, long period, bool useSelfAsState, bool isProviderTimer = false)
     {
         if (callback is null)
         {
             throw new ArgumentNullException(nameof(callback));
         }
 
+#if !NET
+        _isProviderTimer = isProviderTimer;
+#endif
         _core = new TimerCore(engine, callback, useSelfAsState ? this : state, dueTime, period);
     }
 
@@ -70,17 +87,51 @@ public sealed class CoarseTimer : ITimer
     }
 
     /// <summary>Changes the due time and period (as <see cref="System.Threading.Timer.Change(int, int)"/>); false once disposed.</summary>
-    public bool Change(int dueTime, int period) => _core.Change(TimeoutArguments.Check(dueTime, nameof(dueTime)), TimeoutArguments.Check(period, nameof(period)));
+    public bool Change(int dueTime, int period) => ChangeCore(TimeoutArguments.Check(dueTime, nameof(dueTime)), TimeoutArguments.Check(period, nameof(period)));
 
     /// <summary>Changes the due time and period (as <see cref="System.Threading.Timer.Change(long, long)"/>); false once disposed.</summary>
-    public bool Change(long dueTime, long period) => _core.Change(TimeoutArguments.Check(dueTime, nameof(dueTime)), TimeoutArguments.Check(period, nameof(period)));
+    public bool Change(long dueTime, long period) => ChangeCore(TimeoutArguments.Check(dueTime, nameof(dueTime)), TimeoutArguments.Check(period, nameof(period)));
 
     /// <summary>Changes the due time and period (as <see cref="System.Threading.Timer.Change(TimeSpan, TimeSpan)"/>); false once disposed.</summary>
-    public bool Change(TimeSpan dueTime, TimeSpan period) => _core.Change(TimeoutArguments.Check(dueTime, nameof(dueTime)), TimeoutArguments.Check(period, nameof(period)));
+    public bool Change(TimeSpan dueTime, TimeSpan period) => ChangeCore(TimeoutArguments.Check(dueTime, nameof(dueTime)), TimeoutArguments.Check(period, nameof(period)));
 
     /// <summary>Changes the due time and period (as <see cref="System.Threading.Timer.Change(uint, uint)"/>); false once disposed.</summary>
     [CLSCompliant(false)]
-    public bool Change(uint dueTime, uint period) => _core.Change(TimeoutArguments.FromUInt32(dueTime), TimeoutArguments.FromUInt32(period));
+    public bool Change(uint dueTime, uint period) => ChangeCore(TimeoutArguments.FromUInt32(dueTime), TimeoutArguments.FromUInt32(period));
+
+    private bool ChangeCore(long dueTime, long period)
+    {
+        if (_core.Change(dueTime, period))
+        {
+            return true;
+        }
+
+#if !NET
+        if (!_isProviderTimer && s_changeAfterDisposeThrows.Value)
+        {
+            throw new ObjectDisposedException(null, "Cannot access a disposed object.");
+        }
+#endif
+
+        return false;
+    }
+
+#if !NET
+    private static bool ProbeChangeAfterDisposeThrows()
+    {
+        var probe = new Timer(static _ => { });
+        probe.Dispose();
+        try
+        {
+            probe.Change(Timeout.Infinite, Timeout.Infinite);
+            return false;
+        }
+        catch (ObjectDisposedException)
+        {
+            return true;
+        }
+    }
+#endif
 
     /// <summary>Stops the timer; a callback already running is not waited for. Calling it again does nothing.</summary>
     public void Dispose()
@@ -132,5 +183,5 @@ public sealed class CoarseTimer : ITimer
 
     /// <summary>Creates a cancellable delay task (as <see cref="Task.Delay(TimeSpan, CancellationToken)"/>).</summary>
     public static Task Delay(TimeSpan delay, CancellationToken cancellationToken) =>
-        DelayPromise.Start(TimerEngine.Default, TimeoutArguments.Check(delay, nameof(delay)), cancellationToken);
+        DelayPromise.Start(TimerEngine.Default, TimeoutArguments.CheckDelay(delay, nameof(delay)), cancellationToken);
 }

@@ -56,7 +56,13 @@ public class CancellationTokenSourceTests
     {
         using var bcl = new CancellationTokenSource(0);
         using var ours = new CoarseCancellationTokenSource(0);
-        Assert.Equal(bcl.IsCancellationRequested, ours.IsCancellationRequested);
+        Assert.True(ours.IsCancellationRequested);
+#if COARSE_NETFRAMEWORK
+        // .NET Framework starts a 0 ms timer, so its source is cancelled a moment later; ours at once, never later.
+        Assert.True(SpinWait.SpinUntil(() => bcl.IsCancellationRequested, TimeSpan.FromSeconds(30)));
+#else
+        Assert.True(bcl.IsCancellationRequested);
+#endif
     }
 
     [Fact]
@@ -163,19 +169,52 @@ public class CancellationTokenSourceTests
     }
 
     [Fact]
-    public void Linked_source_with_CancelAfter_times_out_and_dispose_unlinks()
+    public void Linked_source_with_CancelAfter_times_out_without_cancelling_the_outer_token()
     {
         var engine = new ManualEngine();
         using var outer = new CancellationTokenSource();
-        var linked = CoarseCancellationTokenSource.CreateLinked(engine.Engine, outer.Token);
+        using var linked = CoarseCancellationTokenSource.CreateLinked(engine.Engine, outer.Token);
         linked.CancelAfter(TimeSpan.FromMilliseconds(50));
-        engine.Advance(61);
+        engine.Advance(49);
+        Assert.False(linked.IsCancellationRequested);
+        engine.Advance(12);
         Assert.True(linked.IsCancellationRequested);
         Assert.False(outer.IsCancellationRequested);
-        linked.Dispose();
+    }
 
-        // Cancelling the outer token after dispose must not touch the disposed source.
+#if !COARSE_NETFRAMEWORK
+    // Reachability is asserted on .NET only: Mono's conservative collector cannot be made to prove an object unreachable.
+    [Fact]
+    public void Disposing_a_linked_source_unregisters_it_from_the_outer_token()
+    {
+        var engine = new ManualEngine();
+        using var outer = new CancellationTokenSource();
+
+        // Were the link left registered, the outer token would keep the disposed source reachable.
+        Assert.True(Collectable.IsCollectedAfter(() =>
+        {
+            var linked = CoarseCancellationTokenSource.CreateLinked(engine.Engine, outer.Token);
+            linked.CancelAfter(30_000);
+            linked.Dispose();
+            return linked;
+        }));
+        Assert.Equal(0, engine.Pending);
         outer.Cancel();
+    }
+#endif
+
+    [Fact]
+    public void CancelAfter_through_the_derived_type_replaces_a_longer_timeout_never_early()
+    {
+        var engine = new ManualEngine();
+        using var source = new CoarseCancellationTokenSource(engine.Engine, 10_000);
+        source.CancelAfter(TimeSpan.FromMilliseconds(50));
+        Assert.Equal(1, engine.Pending);
+        engine.Advance(49);
+        Assert.False(source.IsCancellationRequested);
+        engine.Advance(12);
+        Assert.True(source.IsCancellationRequested);
+        Assert.Equal(0, engine.Pending);
     }
 
 #if !COARSE_NETSTANDARD
@@ -188,6 +227,102 @@ public class CancellationTokenSourceTests
         Assert.Equal(0, engine.Pending);
         engine.Advance(200);
         Assert.False(source.IsCancellationRequested);
+    }
+
+    [Fact]
+    public void TryReset_then_CancelAfter_then_an_early_Cancel_leaves_no_entry_behind()
+    {
+        var engine = new ManualEngine();
+        using var source = new CoarseCancellationTokenSource(engine.Engine, 100);
+        Assert.True(source.TryReset());
+        Assert.Equal(0, engine.Pending);
+        source.CancelAfter(100);
+        var cancelled = 0;
+        source.Token.Register(() => cancelled++);
+        Assert.Equal(1, engine.Pending);
+        source.Cancel();
+
+        // The early Cancel retracts the entry: it is dropped when its slot comes round, without cancelling again.
+        engine.Advance(110);
+        Assert.Equal(0, engine.Pending);
+        Assert.Equal(1, cancelled);
+    }
+
+    [Fact]
+    public void TryReset_through_the_derived_type_behaves_as_the_BCL()
+    {
+        // Not cancelled, a timeout pending, a callback registered: reset succeeds and the callback is gone.
+        using var bcl = new CancellationTokenSource(TimeSpan.FromMinutes(10));
+        using var ours = new CoarseCancellationTokenSource(TimeSpan.FromMinutes(10));
+        var bclCalls = 0;
+        var ourCalls = 0;
+        bcl.Token.Register(() => bclCalls++);
+        ours.Token.Register(() => ourCalls++);
+        Assert.Equal(bcl.TryReset(), ours.TryReset());
+        bcl.Cancel();
+        ours.Cancel();
+        Assert.Equal(bclCalls, ourCalls);
+
+        // Cancelled: reset fails.
+        Assert.Equal(bcl.TryReset(), ours.TryReset());
+
+        // Disposed: same exception.
+        var disposedBcl = new CancellationTokenSource();
+        var disposedOurs = new CoarseCancellationTokenSource();
+        disposedBcl.Dispose();
+        disposedOurs.Dispose();
+        Same.Outcome(() => disposedBcl.TryReset(), () => disposedOurs.TryReset());
+    }
+
+    [Fact]
+    public void TryReset_fails_once_the_timeout_is_taken_off_the_wheel_and_the_source_then_cancels()
+    {
+        // One shard: the probe, scheduled last in the same slot, is dispatched first, between the expiry being taken
+        // off the wheel and the source's own expiry callback: the window in which the timeout is already firing.
+        var engine = new ManualEngine(shardCount: 1);
+        using var source = new CoarseCancellationTokenSource(engine.Engine, 10);
+        var probe = new ProbeTarget(() => (!source.IsCancellationRequested, source.TryReset()));
+        engine.Engine.Schedule(probe, 10);
+        engine.Advance(20);
+        Assert.True(probe.Result.SawUncancelled, "the probe must run inside the window");
+        Assert.False(probe.Result.Reset, "TryReset reported success for a source its own timeout was cancelling");
+        Assert.True(source.IsCancellationRequested);
+    }
+
+    [Fact]
+    public async System.Threading.Tasks.Task TryReset_racing_the_expiry_never_reports_success_for_a_source_that_then_cancels()
+    {
+        var engine = new ManualEngine(resolutionMilliseconds: 1, shardCount: 1);
+        for (var i = 0; i < 500; i++)
+        {
+            using var source = new CoarseCancellationTokenSource(engine.Engine, 1);
+            using var start = new Barrier(2);
+            var expire = System.Threading.Tasks.Task.Run(() =>
+            {
+                start.SignalAndWait();
+                engine.Advance(2);
+            });
+            start.SignalAndWait();
+            var reset = false;
+            while (!reset && !source.IsCancellationRequested && !expire.IsCompleted)
+            {
+                reset = source.TryReset();
+            }
+
+            await expire;
+            Assert.False(reset && source.IsCancellationRequested, $"iteration {i}: TryReset returned true, then the expiry cancelled the source");
+        }
+    }
+
+    private sealed class ProbeTarget : CoarseTimers.Timing.ITimerTarget
+    {
+        private readonly Func<(bool SawUncancelled, bool Reset)> _probe;
+
+        public ProbeTarget(Func<(bool SawUncancelled, bool Reset)> probe) => _probe = probe;
+
+        public (bool SawUncancelled, bool Reset) Result { get; private set; }
+
+        public void OnExpired(CoarseTimers.Timing.TimerTicket ticket) => Result = _probe();
     }
 #endif
 }

@@ -40,8 +40,8 @@ public class DelayTests
     [Fact]
     public void Zero_delay_completes_at_once()
     {
-        Assert.True(CoarseTimer.Delay(0).IsCompletedSuccessfully);
-        Assert.True(CoarseTimer.Delay(TimeSpan.Zero).IsCompletedSuccessfully);
+        Assert.Equal(TaskStatus.RanToCompletion, CoarseTimer.Delay(0).Status);
+        Assert.Equal(TaskStatus.RanToCompletion, CoarseTimer.Delay(TimeSpan.Zero).Status);
     }
 
     [Fact]
@@ -63,7 +63,7 @@ public class DelayTests
         engine.Advance(49);
         Assert.False(task.IsCompleted);
         engine.Advance(11);
-        Assert.True(task.IsCompletedSuccessfully);
+        Assert.Equal(TaskStatus.RanToCompletion, task.Status);
         Assert.Equal(0, engine.Pending);
     }
 

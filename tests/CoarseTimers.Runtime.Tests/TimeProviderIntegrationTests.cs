@@ -22,7 +22,7 @@ public class TimeProviderIntegrationTests
         Assert.False(delay.IsCompleted);
         Assert.False(source.IsCancellationRequested);
         engine.Advance(11);
-        Assert.True(delay.IsCompletedSuccessfully);
+        Assert.Equal(TaskStatus.RanToCompletion, delay.Status);
         Assert.True(source.IsCancellationRequested);
     }
 

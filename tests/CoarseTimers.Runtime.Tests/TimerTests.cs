@@ -63,11 +63,21 @@ public class TimerTests
         bcl.Dispose();
         ours.Dispose();
         Same.Outcome(() => bcl.Change(1, 1), () => ours.Change(1, 1));
+#if COARSE_NETFRAMEWORK
+        // .NET Framework's timer throws ObjectDisposedException there (compared above); .NET Core's returns false.
+        Assert.Throws<ObjectDisposedException>(() => ours.Change(1, 1));
+#else
         Assert.Equal(bcl.Change(1, 1), ours.Change(1, 1));
+#endif
         Same.Outcome(() => bcl.Dispose(), () => ours.Dispose());
         using var bclEvent = new ManualResetEvent(false);
         using var ourEvent = new ManualResetEvent(false);
+#if COARSE_NETFRAMEWORK
+        // Mono's own Timer answers true here; .NET Framework's (TimerQueueTimer.Close) and .NET Core's answer false.
+        Assert.False(ours.Dispose(ourEvent));
+#else
         Assert.Equal(bcl.Dispose(bclEvent), ours.Dispose(ourEvent));
+#endif
         Same.Outcome(() => bcl.Dispose(null!), () => ours.Dispose(null!));
     }
 
@@ -101,7 +111,7 @@ public class TimerTests
         object? seen = null;
         var timer = new CoarseTimer(state => seen = state);
         Assert.True(timer.Change(0, Timeout.Infinite));
-        SpinWait.SpinUntil(() => Volatile.Read(ref seen) is not null, TimeSpan.FromSeconds(30));
+        Assert.True(SpinWait.SpinUntil(() => Volatile.Read(ref seen) is not null, TimeSpan.FromSeconds(30)));
         Assert.Same(timer, seen);
         timer.Dispose();
     }
@@ -167,6 +177,94 @@ public class TimerTests
         local.Value = "changed later";
         engine.Advance(20);
         Assert.Equal("creator", seen);
+    }
+
+    [Fact]
+    public void A_periodic_timer_runs_every_callback_in_the_creators_ExecutionContext()
+    {
+        // .NET Framework lets a captured context be run once: reusing it killed the process at the second fire.
+        var engine = new ManualEngine();
+        var local = new AsyncLocal<string>();
+        var seen = new System.Collections.Generic.List<string?>();
+        local.Value = "creator";
+        using var timer = new CoarseTimer(engine.Engine, _ => seen.Add(local.Value), null, 10, 10, false);
+        local.Value = "changed later";
+        for (var i = 0; i < 5; i++)
+        {
+            engine.Advance(10);
+        }
+
+        Assert.True(seen.Count >= 4, $"fired {seen.Count} times");
+        Assert.All(seen, value => Assert.Equal("creator", value));
+    }
+
+    [Fact]
+    public void Callback_does_not_run_in_the_creators_SynchronizationContext_as_the_BCL_timer()
+    {
+        var context = new SynchronizationContext();
+        SynchronizationContext? bclSaw = context;
+        SynchronizationContext? oursSaw = context;
+        using var bclFired = new ManualResetEventSlim();
+        using var oursFired = new ManualResetEventSlim();
+        Timer bcl;
+        CoarseTimer ours;
+        var previous = SynchronizationContext.Current;
+        SynchronizationContext.SetSynchronizationContext(context);
+        try
+        {
+            bcl = new Timer(_ => { bclSaw = SynchronizationContext.Current; bclFired.Set(); }, null, 0, Timeout.Infinite);
+            ours = new CoarseTimer(_ => { oursSaw = SynchronizationContext.Current; oursFired.Set(); }, null, 0, Timeout.Infinite);
+        }
+        finally
+        {
+            SynchronizationContext.SetSynchronizationContext(previous);
+        }
+
+        Assert.True(bclFired.Wait(TimeSpan.FromSeconds(30)));
+        Assert.True(oursFired.Wait(TimeSpan.FromSeconds(30)));
+        bcl.Dispose();
+        ours.Dispose();
+        Assert.NotSame(context, bclSaw);
+        Assert.NotSame(context, oursSaw);
+    }
+
+    [Fact]
+    public void A_periodic_timer_counts_each_period_from_the_previous_due_time_on_an_unaligned_clock()
+    {
+        // 10 ms ticks, a 10 ms period, a clock 3.3 ms off the tick grid, moved 1 ms at a time: counting each period
+        // from when the callback ran (plus the tick rounding) fired every 20 ms; the BCL fires every 10 ms.
+        var engine = new ManualEngine(resolutionMilliseconds: 10);
+        engine.Advance(3.3);
+        var start = engine.Clock.GetTimestamp();
+        var firedAt = new System.Collections.Generic.List<long>();
+        using var timer = new CoarseTimer(engine.Engine, _ => firedAt.Add(engine.Clock.GetTimestamp()), null, 10, 10, false);
+        for (var i = 0; i < 215; i++)
+        {
+            engine.Advance(1);
+        }
+
+        // Due at 10, 20 ... 210 ms after start; the 21st is due within the last tick, past the end of the run.
+        Assert.Equal(20, firedAt.Count);
+        for (var k = 0; k < firedAt.Count; k++)
+        {
+            var dueMicroseconds = start + (k + 1) * 10_000L;
+            Assert.True(firedAt[k] >= dueMicroseconds, $"fire {k + 1} was early");
+            Assert.True(firedAt[k] < dueMicroseconds + 10_000 + 1_000, $"fire {k + 1} was later than the resolution");
+        }
+    }
+
+    [Fact]
+    public void A_periodic_timer_late_by_more_than_a_period_fires_once_then_resumes_its_period()
+    {
+        var engine = new ManualEngine(resolutionMilliseconds: 10);
+        var count = 0;
+        using var timer = new CoarseTimer(engine.Engine, _ => count++, null, 10, 10, false);
+        engine.Advance(55);
+        Assert.Equal(1, count);
+        engine.Advance(10);
+        Assert.Equal(2, count);
+        engine.Advance(10);
+        Assert.Equal(3, count);
     }
 
     [Fact]

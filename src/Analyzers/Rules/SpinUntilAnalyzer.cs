@@ -1,4 +1,4 @@
-using System.Linq;
+using CoarseTimers.Analyzers.Internals;
 using CoarseTimers.Analyzers.Shared;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
@@ -31,16 +31,15 @@ public sealed class SpinUntilAnalyzer : CoarseTimersAnalyzer
     private static void Analyze(OperationAnalysisContext context, RuleContext rule)
     {
         var invocation = (IInvocationOperation)context.Operation;
-        var method = invocation.TargetMethod;
         var symbols = rule.Symbols;
-        if (method.Name != "SpinUntil" || !SymbolEqualityComparer.Default.Equals(method.ContainingType, symbols.SpinWait))
+        if (!Matches(invocation, symbols))
         {
             return;
         }
 
         var settings = rule.Settings(invocation.Syntax.SyntaxTree);
         var signal = LongTimeoutSignal(invocation, symbols, settings)
-            ?? PredicateSignal(TimeoutConstants.Argument(invocation.Arguments, 0), symbols, context.CancellationToken)
+            ?? PredicateSignal(invocation.Arguments.ArgumentFor(0), symbols, context.CancellationToken)
             ?? HotPathSignal(invocation, context.ContainingSymbol, symbols, settings);
         if (signal is not null)
         {
@@ -48,8 +47,11 @@ public sealed class SpinUntilAnalyzer : CoarseTimersAnalyzer
         }
     }
 
+    /// <summary>The rule's call, for the analyzer and the code fix alike: <c>SpinWait.SpinUntil</c>, every overload.</summary>
+    internal static bool Matches(IInvocationOperation invocation, KnownSymbols symbols) => invocation.TargetMethod.IsMethodOf(symbols.SpinWait, "SpinUntil");
+
     private static string? LongTimeoutSignal(IInvocationOperation invocation, KnownSymbols symbols, AnalyzerSettings settings) =>
-        TimeoutConstants.Milliseconds(TimeoutConstants.Argument(invocation.Arguments, 1), symbols) is double ms && ms >= settings.SpinLongWaitMilliseconds
+        TimeoutConstants.Milliseconds(invocation.Arguments.ArgumentFor(1), symbols) is double ms && ms >= settings.SpinLongWaitMilliseconds
             ? $"constant timeout of {ms:0.###} ms"
             : null;
 
@@ -58,9 +60,10 @@ public sealed class SpinUntilAnalyzer : CoarseTimersAnalyzer
 
     private static string? PredicateSignal(IOperation? predicate, KnownSymbols symbols, System.Threading.CancellationToken cancellationToken)
     {
-        while (predicate is IConversionOperation or IDelegateCreationOperation)
+        predicate = predicate.WithoutConversions();
+        if (predicate is IDelegateCreationOperation delegateCreation)
         {
-            predicate = predicate is IConversionOperation conversion ? conversion.Operand : ((IDelegateCreationOperation)predicate).Target;
+            predicate = delegateCreation.Target.WithoutConversions();
         }
 
         switch (predicate)
@@ -138,47 +141,19 @@ public sealed class SpinUntilAnalyzer : CoarseTimersAnalyzer
     }
 
     private static bool ReadsClock(ISymbol member, INamedTypeSymbol type, KnownSymbols symbols) =>
-        Is(type, symbols.Stopwatch) || Is(type, symbols.TimeProvider) || InheritsFrom(type, symbols.TimeProvider) ||
-        ((Is(type, symbols.DateTime) || Is(type, symbols.DateTimeOffset)) && member.Name is "Now" or "UtcNow") ||
-        (Is(type, symbols.Environment) && member.Name is "TickCount" or "TickCount64");
+        type.Is(symbols.Stopwatch) || type.IsOrInheritsFrom(symbols.TimeProvider) ||
+        ((type.Is(symbols.DateTime) || type.Is(symbols.DateTimeOffset)) && member.Name is "Now" or "UtcNow") ||
+        (type.Is(symbols.Environment) && member.Name is "TickCount" or "TickCount64");
 
     private static bool Blocks(ISymbol member, INamedTypeSymbol type, KnownSymbols symbols)
     {
         var original = type.OriginalDefinition;
-        return (Is(type, symbols.Thread) && member.Name == "Sleep") ||
-               (Is(type, symbols.Task) && member.Name is "Wait" or "WaitAll" or "WaitAny") ||
-               (Is(original, symbols.TaskOfT) && member.Name == "Result") ||
-               ((Is(original, symbols.TaskAwaiter) || Is(original, symbols.TaskAwaiterOfT) || Is(original, symbols.ValueTaskAwaiter) || Is(original, symbols.ValueTaskAwaiterOfT)) && member.Name == "GetResult") ||
-               ((Is(type, symbols.WaitHandle) || InheritsFrom(type, symbols.WaitHandle)) && member.Name.StartsWith("Wait", System.StringComparison.Ordinal)) ||
-               Is(type, symbols.Monitor) ||
-               IsInNamespace(type, "System", "IO") || IsInNamespace(type, "System", "Net");
-    }
-
-    private static bool Is(ITypeSymbol type, INamedTypeSymbol? known) => known is not null && SymbolEqualityComparer.Default.Equals(type, known);
-
-    private static bool InheritsFrom(INamedTypeSymbol type, INamedTypeSymbol? known)
-    {
-        for (var current = type.BaseType; current is not null && known is not null; current = current.BaseType)
-        {
-            if (SymbolEqualityComparer.Default.Equals(current, known))
-            {
-                return true;
-            }
-        }
-
-        return false;
-    }
-
-    /// <summary>True for types in <c>outer.inner</c> or a namespace below it (System.IO, System.Net.Http, ...).</summary>
-    private static bool IsInNamespace(INamedTypeSymbol type, string outer, string inner)
-    {
-        var names = Enumerable.Empty<string>();
-        for (var ns = type.ContainingNamespace; ns is { IsGlobalNamespace: false }; ns = ns.ContainingNamespace)
-        {
-            names = names.Prepend(ns.Name);
-        }
-
-        var parts = names.ToArray();
-        return parts.Length >= 2 && parts[0] == outer && parts[1] == inner;
+        return (type.Is(symbols.Thread) && member.Name == "Sleep") ||
+               (type.Is(symbols.Task) && member.Name is "Wait" or "WaitAll" or "WaitAny") ||
+               (original.Is(symbols.TaskOfT) && member.Name == "Result") ||
+               ((original.Is(symbols.TaskAwaiter) || original.Is(symbols.TaskAwaiterOfT) || original.Is(symbols.ValueTaskAwaiter) || original.Is(symbols.ValueTaskAwaiterOfT)) && member.Name == "GetResult") ||
+               (type.IsOrInheritsFrom(symbols.WaitHandle) && member.Name.StartsWith("Wait", System.StringComparison.Ordinal)) ||
+               type.Is(symbols.Monitor) ||
+               type.IsInNamespace("System", "IO") || type.IsInNamespace("System", "Net");
     }
 }

@@ -1,3 +1,4 @@
+using CoarseTimers.Analyzers.Internals;
 using CoarseTimers.Analyzers.Shared;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Diagnostics;
@@ -24,20 +25,19 @@ public sealed class TaskDelayAnalyzer : CoarseTimersAnalyzer
     private static void Analyze(OperationAnalysisContext context, RuleContext rule)
     {
         var invocation = (IInvocationOperation)context.Operation;
-        var method = invocation.TargetMethod;
         var symbols = rule.Symbols;
-        if (method.Name != "Delay" || !SymbolEqualityComparer.Default.Equals(method.ContainingType, symbols.Task) || symbols.TakesTimeProvider(method))
+        if (!Matches(invocation, symbols))
         {
             return;
         }
 
-        var rules = HotPathRules.Loop | HotPathRules.PerItemDelegate | HotPathRules.Declared;
+        var rules = HotPathRules.LoopsDelegatesDeclared;
         if (IsWhenAnyArgument(invocation, symbols))
         {
             rules |= HotPathRules.PerOperationTimeout;
         }
 
-        var delay = TimeoutConstants.Argument(invocation.Arguments, 0);
+        var delay = invocation.Arguments.ArgumentFor(0);
         var reason = HotPathModel.Reason(invocation, context.ContainingSymbol, symbols, rule.Settings(invocation.Syntax.SyntaxTree), rules, TimeoutConstants.Milliseconds(delay, symbols));
         if (reason is not null)
         {
@@ -45,17 +45,20 @@ public sealed class TaskDelayAnalyzer : CoarseTimersAnalyzer
         }
     }
 
+    /// <summary>The rule's call, for the analyzer and the code fix alike: <c>Task.Delay</c> without a <c>TimeProvider</c>.</summary>
+    internal static bool Matches(IInvocationOperation invocation, KnownSymbols symbols) =>
+        invocation.TargetMethod.IsMethodOf(symbols.Task, "Delay") && !symbols.TakesTimeProvider(invocation.TargetMethod);
+
     /// <summary><c>Task.WhenAny(work, Task.Delay(t))</c>: a timeout shim, created once per call by construction.</summary>
     private static bool IsWhenAnyArgument(IOperation operation, KnownSymbols symbols)
     {
-        var parent = operation.Parent;
-        while (parent is IConversionOperation or IArrayInitializerOperation or IArrayCreationOperation)
+        var parent = operation.ConsumerSkippingConversions();
+        while (parent is IArrayInitializerOperation or IArrayCreationOperation)
         {
-            parent = parent.Parent;
+            parent = parent.ConsumerSkippingConversions();
         }
 
         return parent is IArgumentOperation { Parent: IInvocationOperation whenAny } &&
-               whenAny.TargetMethod.Name == "WhenAny" &&
-               SymbolEqualityComparer.Default.Equals(whenAny.TargetMethod.ContainingType, symbols.Task);
+               whenAny.TargetMethod.IsMethodOf(symbols.Task, "WhenAny");
     }
 }

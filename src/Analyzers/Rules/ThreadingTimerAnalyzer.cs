@@ -1,3 +1,4 @@
+using CoarseTimers.Analyzers.Internals;
 using CoarseTimers.Analyzers.Shared;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Diagnostics;
@@ -24,18 +25,21 @@ public sealed class ThreadingTimerAnalyzer : CoarseTimersAnalyzer
     private static void Analyze(OperationAnalysisContext context, RuleContext rule)
     {
         var creation = (IObjectCreationOperation)context.Operation;
-        if (creation.Constructor is not { } constructor || !SymbolEqualityComparer.Default.Equals(constructor.ContainingType, rule.Symbols.Timer))
+        if (!Matches(creation, rule.Symbols))
         {
             return;
         }
 
         // The due time paces a loop that creates one timer per period.
-        var dueTime = TimeoutConstants.Argument(creation.Arguments, 2);
+        var dueTime = creation.Arguments.ArgumentFor(2);
         var reason = HotPathModel.Reason(creation, context.ContainingSymbol, rule.Symbols, rule.Settings(creation.Syntax.SyntaxTree),
-            HotPathRules.Loop | HotPathRules.PerItemDelegate | HotPathRules.Declared, TimeoutConstants.Milliseconds(dueTime, rule.Symbols));
+            HotPathRules.LoopsDelegatesDeclared, TimeoutConstants.Milliseconds(dueTime, rule.Symbols));
         if (reason is not null)
         {
             context.ReportDiagnostic(Diagnostic.Create(RuleDescriptors.ThreadingTimer, creation.Syntax.GetLocation(), reason));
         }
     }
+
+    /// <summary>The rule's call, for the analyzer and the code fix alike: any constructor of <c>System.Threading.Timer</c>.</summary>
+    internal static bool Matches(IObjectCreationOperation creation, KnownSymbols symbols) => creation.Constructor?.ContainingType.Is(symbols.Timer) == true;
 }

@@ -1,3 +1,4 @@
+using CoarseTimers.Analyzers.Internals;
 using CoarseTimers.Analyzers.Shared;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Diagnostics;
@@ -31,35 +32,31 @@ public sealed class TimeoutCancellationTokenSourceAnalyzer : CoarseTimersAnalyze
     private static void AnalyzeCreation(OperationAnalysisContext context, RuleContext rule)
     {
         var creation = (IObjectCreationOperation)context.Operation;
-        var constructor = creation.Constructor;
-        if (constructor is null || creation.Arguments.Length == 0 ||
-            !SymbolEqualityComparer.Default.Equals(constructor.ContainingType, rule.Symbols.CancellationTokenSource) ||
-            rule.Symbols.TakesTimeProvider(constructor))
+        if (!IsTimeoutCreation(creation, rule.Symbols))
         {
             return;
         }
 
-        var perOperation = IsHeldInLocal(creation) ? HotPathRules.PerOperationTimeout : HotPathRules.None;
-        Report(context, rule, creation, TimeoutConstants.Argument(creation.Arguments, 0), perOperation, ConstructorKind);
+        // Held in a local (declarations and `using` included): a per-operation timeout.
+        var perOperation = Storage.Of(creation) is ILocalSymbol ? HotPathRules.PerOperationTimeout : HotPathRules.None;
+        Report(context, rule, creation, creation.Arguments.ArgumentFor(0), perOperation, ConstructorKind);
     }
 
     private static void AnalyzeCancelAfter(OperationAnalysisContext context, RuleContext rule)
     {
         var invocation = (IInvocationOperation)context.Operation;
-        var method = invocation.TargetMethod;
-        if (method.Name != "CancelAfter" || invocation.Arguments.Length != 1 ||
-            !SymbolEqualityComparer.Default.Equals(method.ContainingType, rule.Symbols.CancellationTokenSource))
+        if (!IsCancelAfter(invocation, rule.Symbols))
         {
             return;
         }
 
         var perOperation = invocation.Instance is ILocalReferenceOperation ? HotPathRules.PerOperationTimeout : HotPathRules.None;
-        Report(context, rule, invocation, TimeoutConstants.Argument(invocation.Arguments, 0), perOperation, CancelAfterKind);
+        Report(context, rule, invocation, invocation.Arguments.ArgumentFor(0), perOperation, CancelAfterKind);
     }
 
     private static void Report(OperationAnalysisContext context, RuleContext rule, IOperation operation, IOperation? timeout, HotPathRules perOperation, string kind)
     {
-        var rules = HotPathRules.Loop | HotPathRules.PerItemDelegate | HotPathRules.Declared | perOperation;
+        var rules = HotPathRules.LoopsDelegatesDeclared | perOperation;
         var reason = HotPathModel.Reason(operation, context.ContainingSymbol, rule.Symbols, rule.Settings(operation.Syntax.SyntaxTree), rules,
             TimeoutConstants.Milliseconds(timeout, rule.Symbols));
         if (reason is not null)
@@ -68,20 +65,12 @@ public sealed class TimeoutCancellationTokenSourceAnalyzer : CoarseTimersAnalyze
         }
     }
 
-    /// <summary>The new source initializes or is assigned to a local (declarations, <c>using</c> included).</summary>
-    private static bool IsHeldInLocal(IOperation creation)
-    {
-        var parent = creation.Parent;
-        while (parent is IConversionOperation)
-        {
-            parent = parent.Parent;
-        }
+    /// <summary>The rule's first call, for the analyzer and the code fix alike: a BCL source created with a timeout (no <c>TimeProvider</c>).</summary>
+    internal static bool IsTimeoutCreation(IObjectCreationOperation creation, KnownSymbols symbols) =>
+        creation.Constructor is { } constructor && creation.Arguments.Length > 0 &&
+        constructor.ContainingType.Is(symbols.CancellationTokenSource) && !symbols.TakesTimeProvider(constructor);
 
-        return parent switch
-        {
-            IVariableInitializerOperation { Parent: IVariableDeclaratorOperation } => true,
-            ISimpleAssignmentOperation { Target: ILocalReferenceOperation } => true,
-            _ => false,
-        };
-    }
+    /// <summary>The rule's second call, for the analyzer and the code fix alike: <c>CancellationTokenSource.CancelAfter(TimeSpan|int)</c>.</summary>
+    internal static bool IsCancelAfter(IInvocationOperation invocation, KnownSymbols symbols) =>
+        invocation.TargetMethod.IsMethodOf(symbols.CancellationTokenSource, "CancelAfter") && invocation.Arguments.Length == 1;
 }

@@ -23,7 +23,7 @@ internal enum HotPathRules
     /// <summary>Rule 4: the member or a containing type carries a hot-path attribute.</summary>
     Declared = 8,
 
-    /// <summary>Rules 1, 2 and 4: what CT0004's hot-path signal uses.</summary>
+    /// <summary>Rules 1, 2 and 4: what every rule asks about (CT0001 and CT0002 add rule 3 where it applies).</summary>
     LoopsDelegatesDeclared = Loop | PerItemDelegate | Declared,
 }
 

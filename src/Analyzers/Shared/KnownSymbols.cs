@@ -5,8 +5,9 @@ using Microsoft.CodeAnalysis;
 namespace CoarseTimers.Analyzers.Shared;
 
 /// <summary>
-/// The BCL symbols the rules match, resolved once per compilation (matching is by symbol, never by name, so a user's
-/// own <c>Delay</c> or <c>Timer</c> is never flagged), plus per-compilation facts such as "is this a test project".
+/// The BCL symbols the rules match and the runtime symbols the fixes write, resolved once per compilation (matching is
+/// by symbol, never by name, so a user's own <c>Delay</c> or <c>Timer</c> is never flagged), plus per-compilation facts
+/// such as "is this a test project". The analyzers and the code fixes share one instance per compilation.
 /// </summary>
 internal sealed class KnownSymbols
 {
@@ -45,6 +46,12 @@ internal sealed class KnownSymbols
         TaskAwaiterOfT = compilation.GetTypeByMetadataName("System.Runtime.CompilerServices.TaskAwaiter`1");
         ValueTaskAwaiter = compilation.GetTypeByMetadataName("System.Runtime.CompilerServices.ValueTaskAwaiter");
         ValueTaskAwaiterOfT = compilation.GetTypeByMetadataName("System.Runtime.CompilerServices.ValueTaskAwaiter`1");
+        CancellationToken = compilation.GetTypeByMetadataName("System.Threading.CancellationToken");
+        GC = compilation.GetTypeByMetadataName("System.GC");
+        CoarseTimer = compilation.GetTypeByMetadataName("CoarseTimers.CoarseTimer");
+        CoarseCancellationTokenSource = compilation.GetTypeByMetadataName("CoarseTimers.CoarseCancellationTokenSource");
+        CoarseTimeout = compilation.GetTypeByMetadataName("CoarseTimers.CoarseTimeout");
+        SpinThenBlock = compilation.GetTypeByMetadataName("CoarseTimers.SpinThenBlock");
         IsTestProject = compilation.ReferencedAssemblyNames.Any(static a => s_testFrameworkAssemblies.Contains(a.Name));
         // Finding the entry point binds every Main candidate: done on first need, once per compilation.
         _entryPoint = new System.Lazy<IMethodSymbol?>(() => compilation.Options.OutputKind is OutputKind.ConsoleApplication or OutputKind.WindowsApplication
@@ -73,6 +80,14 @@ internal sealed class KnownSymbols
     public INamedTypeSymbol? TaskAwaiterOfT { get; }
     public INamedTypeSymbol? ValueTaskAwaiter { get; }
     public INamedTypeSymbol? ValueTaskAwaiterOfT { get; }
+    public INamedTypeSymbol? CancellationToken { get; }
+    public INamedTypeSymbol? GC { get; }
+
+    // The runtime's types, which the code fixes write: null when the compilation does not reference the runtime.
+    public INamedTypeSymbol? CoarseTimer { get; }
+    public INamedTypeSymbol? CoarseCancellationTokenSource { get; }
+    public INamedTypeSymbol? CoarseTimeout { get; }
+    public INamedTypeSymbol? SpinThenBlock { get; }
 
     /// <summary>The compilation references xunit, NUnit or MSTest: polling loops there are normal.</summary>
     public bool IsTestProject { get; }

@@ -1,4 +1,4 @@
-using System.Collections.Immutable;
+using CoarseTimers.Analyzers.Internals;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Operations;
 
@@ -14,7 +14,7 @@ internal static class TimeoutConstants
     /// </summary>
     public static double? Milliseconds(IOperation? operation, KnownSymbols symbols)
     {
-        operation = Unwrap(operation);
+        operation = operation.WithoutConversions();
         if (operation is null)
         {
             return null;
@@ -27,9 +27,9 @@ internal static class TimeoutConstants
 
         switch (operation)
         {
-            case IFieldReferenceOperation { Field.Name: "Zero" or "InfiniteTimeSpan" } field when IsTimeSpan(field.Field.ContainingType, symbols):
-                return field.Field.Name == "Zero" ? 0 : -1;
-            case IInvocationOperation invocation when IsTimeSpan(invocation.TargetMethod.ContainingType, symbols) && invocation.Arguments.Length >= 1:
+            case IFieldReferenceOperation { Field.Name: "Zero" } field when field.Field.ContainingType.Is(symbols.TimeSpan):
+                return 0;
+            case IInvocationOperation invocation when invocation.TargetMethod.ContainingType.Is(symbols.TimeSpan) && invocation.Arguments.Length >= 1:
                 var scale = invocation.TargetMethod.Name switch
                 {
                     "FromMilliseconds" => 1d,
@@ -50,27 +50,13 @@ internal static class TimeoutConstants
                     return null;
                 }
 
-                var value = Unwrap(invocation.Arguments[0].Value)?.ConstantValue;
+                var value = invocation.Arguments[0].Value.WithoutConversions()?.ConstantValue;
                 return value is { HasValue: true } ? ToDouble(value.Value.Value) * scale : null;
-            case IObjectCreationOperation creation when IsTimeSpan(creation.Type, symbols):
+            case IObjectCreationOperation creation when creation.Type.Is(symbols.TimeSpan):
                 return FromConstructor(creation);
             default:
                 return null;
         }
-    }
-
-    /// <summary>The argument bound to the parameter at <paramref name="ordinal"/> (arguments are in evaluation order, named ones too).</summary>
-    public static IOperation? Argument(ImmutableArray<IArgumentOperation> arguments, int ordinal)
-    {
-        foreach (var argument in arguments)
-        {
-            if (argument.Parameter?.Ordinal == ordinal)
-            {
-                return argument.Value;
-            }
-        }
-
-        return null;
     }
 
     private static double? FromConstructor(IObjectCreationOperation creation)
@@ -78,7 +64,7 @@ internal static class TimeoutConstants
         var values = new double[creation.Arguments.Length];
         for (var i = 0; i < values.Length; i++)
         {
-            var constant = Unwrap(creation.Arguments[i].Value)?.ConstantValue;
+            var constant = creation.Arguments[i].Value.WithoutConversions()?.ConstantValue;
             if (constant is not { HasValue: true } || ToDouble(constant.Value.Value) is not double d)
             {
                 return null;
@@ -96,18 +82,6 @@ internal static class TimeoutConstants
             _ => null,
         };
     }
-
-    private static IOperation? Unwrap(IOperation? operation)
-    {
-        while (operation is IConversionOperation conversion)
-        {
-            operation = conversion.Operand;
-        }
-
-        return operation;
-    }
-
-    private static bool IsTimeSpan(ITypeSymbol? type, KnownSymbols symbols) => SymbolEqualityComparer.Default.Equals(type, symbols.TimeSpan);
 
     private static double? ToDouble(object? value) => value switch
     {

@@ -2,9 +2,12 @@ using System.Collections.Generic;
 using System.Composition;
 using System.Threading;
 using CoarseTimers.Analyzers;
+using CoarseTimers.Analyzers.Rules;
+using CoarseTimers.Analyzers.Shared;
 using CoarseTimers.CodeFixes.Shared;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CodeFixes;
+using Microsoft.CodeAnalysis.Operations;
 
 namespace CoarseTimers.CodeFixes.Fixes;
 
@@ -13,10 +16,12 @@ namespace CoarseTimers.CodeFixes.Fixes;
 public sealed class SpinUntilCodeFixProvider : CoarseTimersCodeFixProvider
 {
     public SpinUntilCodeFixProvider()
-        : base(DiagnosticIds.SpinUntil, "Use SpinThenBlock.SpinUntil", RuntimeNames.SpinThenBlock)
+        : base(DiagnosticIds.SpinUntil, "Use SpinThenBlock.SpinUntil", static symbols => symbols.SpinThenBlock)
     {
     }
 
-    private protected override IReadOnlyList<DocumentEdit>? TryGetEdits(SyntaxNode node, SemanticModel model, CancellationToken cancellationToken) =>
-        StaticCallRewrite.Retarget(node, model, RuntimeNames.SpinThenBlock, "SpinUntil");
+    private protected override IReadOnlyList<DocumentEdit>? TryGetEdits(SyntaxNode node, SemanticModel model, KnownSymbols symbols, CancellationToken cancellationToken) =>
+        SiteOperation<IInvocationOperation>(node, model, cancellationToken) is { } invocation && SpinUntilAnalyzer.Matches(invocation, symbols)
+            ? StaticCallRewrite.Retarget(invocation, model, RuntimeNames.SpinThenBlock)
+            : null;
 }

@@ -1,12 +1,17 @@
 using System.Collections.Generic;
 using System.Composition;
+using System.Linq;
 using System.Threading;
 using CoarseTimers.Analyzers;
+using CoarseTimers.Analyzers.Internals;
+using CoarseTimers.Analyzers.Rules;
+using CoarseTimers.Analyzers.Shared;
 using CoarseTimers.CodeFixes.Shared;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CodeFixes;
 using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
+using Microsoft.CodeAnalysis.Operations;
 
 namespace CoarseTimers.CodeFixes.Fixes;
 
@@ -22,32 +27,28 @@ public sealed class ThreadingTimerCodeFixProvider : CoarseTimersCodeFixProvider
     private static readonly HashSet<string> s_timerMembers = new() { "Change", "Dispose", "DisposeAsync" };
 
     public ThreadingTimerCodeFixProvider()
-        : base(DiagnosticIds.ThreadingTimer, "Use CoarseTimer", RuntimeNames.CoarseTimer)
+        : base(DiagnosticIds.ThreadingTimer, "Use CoarseTimer", static symbols => symbols.CoarseTimer)
     {
     }
 
-    private protected override IReadOnlyList<DocumentEdit>? TryGetEdits(SyntaxNode node, SemanticModel model, CancellationToken cancellationToken)
+    private protected override IReadOnlyList<DocumentEdit>? TryGetEdits(SyntaxNode node, SemanticModel model, KnownSymbols symbols, CancellationToken cancellationToken)
     {
-        if (node.FirstAncestorOrSelf<BaseObjectCreationExpressionSyntax>() is not { } creation || !IsTimerCreation(creation, model, cancellationToken))
+        if (SiteOperation<IObjectCreationOperation>(node, model, cancellationToken) is not { Syntax: BaseObjectCreationExpressionSyntax creation } operation ||
+            !ThreadingTimerAnalyzer.Matches(operation, symbols))
         {
             return null;
         }
 
-        var storage = StorageAnalysis.StorageOf(creation, model, cancellationToken);
-        var storageType = storage switch
-        {
-            ILocalSymbol l => l.Type,
-            IFieldSymbol f => f.Type,
-            IPropertySymbol p => p.Type,
-            _ => null,
-        };
+        var storage = Storage.Of(operation);
+        var storageType = Storage.TypeOf(storage);
 
-        if (storage is null || !IsTimer(storageType))
+        bool ImplementedByCoarseTimer(ITypeSymbol? type) => IsInterfaceCoarseTimerImplements(type, symbols);
+        if (storage is null || !storageType.Is(symbols.Timer))
         {
             // Not stored as a Timer: fine where only IDisposable/IAsyncDisposable/ITimer is needed, or the value is discarded.
             var converted = model.GetTypeInfo(creation, cancellationToken).ConvertedType;
             var discarded = creation.Parent is ExpressionStatementSyntax;
-            if (creation is ImplicitObjectCreationExpressionSyntax || !(discarded || IsInterfaceCoarseTimerImplements(converted)))
+            if (creation is ImplicitObjectCreationExpressionSyntax || !(discarded || ImplementedByCoarseTimer(converted)))
             {
                 return null;
             }
@@ -55,7 +56,7 @@ public sealed class ThreadingTimerCodeFixProvider : CoarseTimersCodeFixProvider
             return new[] { RewriteCreation(creation, model) };
         }
 
-        if (StorageAnalysis.Analyze(storage, model, cancellationToken) is not { } analysis || !analysis.UsedOnlyThrough(s_timerMembers, IsInterfaceCoarseTimerImplements, model, cancellationToken))
+        if (StorageAnalysis.Analyze(storage, model, cancellationToken) is not { } analysis || !analysis.UsedOnlyThrough(member => s_timerMembers.Contains(member.Name), ImplementedByCoarseTimer, symbols, model, cancellationToken))
         {
             return null;
         }
@@ -69,7 +70,7 @@ public sealed class ThreadingTimerCodeFixProvider : CoarseTimersCodeFixProvider
                 continue;
             }
 
-            if (value is not ObjectCreationExpressionSyntax other || !IsTimerCreation(other, model, cancellationToken))
+            if (value is not ObjectCreationExpressionSyntax other || !IsTimerCreation(other, model, symbols, cancellationToken))
             {
                 return null;
             }
@@ -85,14 +86,13 @@ public sealed class ThreadingTimerCodeFixProvider : CoarseTimersCodeFixProvider
         return edits;
     }
 
-    private static bool IsTimerCreation(BaseObjectCreationExpressionSyntax creation, SemanticModel model, CancellationToken cancellationToken) =>
-        model.GetSymbolInfo(creation, cancellationToken).Symbol is IMethodSymbol constructor && IsTimer(constructor.ContainingType);
+    private static bool IsTimerCreation(ObjectCreationExpressionSyntax creation, SemanticModel model, KnownSymbols symbols, CancellationToken cancellationToken) =>
+        model.GetOperation(creation, cancellationToken) is IObjectCreationOperation operation && ThreadingTimerAnalyzer.Matches(operation, symbols);
 
-    private static bool IsTimer(ITypeSymbol? type) =>
-        type is INamedTypeSymbol { Name: "Timer", ContainingNamespace: { Name: "Threading", ContainingNamespace: { Name: "System", ContainingNamespace.IsGlobalNamespace: true } } };
-
-    private static bool IsInterfaceCoarseTimerImplements(ITypeSymbol? type) =>
-        type is INamedTypeSymbol { TypeKind: TypeKind.Interface, Name: "IDisposable" or "IAsyncDisposable" or "ITimer", ContainingNamespace.Name: "System" or "Threading" };
+    /// <summary>An interface the runtime's <c>CoarseTimer</c> implements (<c>IDisposable</c>, <c>IAsyncDisposable</c>, <c>ITimer</c>).</summary>
+    private static bool IsInterfaceCoarseTimerImplements(ITypeSymbol? type, KnownSymbols symbols) =>
+        type is INamedTypeSymbol { TypeKind: TypeKind.Interface } face && symbols.CoarseTimer is { } coarse &&
+        coarse.AllInterfaces.Contains(face, SymbolEqualityComparer.Default);
 
     private static DocumentEdit RewriteCreation(BaseObjectCreationExpressionSyntax creation, SemanticModel model) =>
         new(creation, current => ObjectCreationRewrite.WithType((BaseObjectCreationExpressionSyntax)current, RuntimeNames.Type(RuntimeNames.CoarseTimer, model, creation.SpanStart)));

@@ -3,143 +3,168 @@ using System.Composition;
 using System.Linq;
 using System.Threading;
 using CoarseTimers.Analyzers;
+using CoarseTimers.Analyzers.Internals;
+using CoarseTimers.Analyzers.Rules;
+using CoarseTimers.Analyzers.Shared;
 using CoarseTimers.CodeFixes.Shared;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CodeFixes;
 using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
+using Microsoft.CodeAnalysis.Operations;
 
 namespace CoarseTimers.CodeFixes.Fixes;
 
 /// <summary>
-/// CT0002: <c>new CancellationTokenSource(t)</c> to <c>new CoarseCancellationTokenSource(t)</c>; for <c>cts.CancelAfter(t)</c>,
-/// the creation of <c>cts</c> (a <c>new</c> or <c>CreateLinkedTokenSource</c>) becomes the coarse source's and an explicit
-/// <c>CancellationTokenSource</c> declaration becomes <c>CoarseCancellationTokenSource</c>, so that <c>CancelAfter</c> binds
-/// to the coarse one. Not offered when a value the rewrite cannot cover is stored in the variable, when it is passed by
-/// <c>ref</c>/<c>out</c>, or when the source is not created in this document (a parameter, a field set elsewhere).
+/// CT0002, the cheapest rewrite whose behaviour is the same at the site, tried in this order:
+/// <list type="number">
+/// <item>a timeout source used only for its token: <c>CoarseTimeout.After(t)</c> (<see cref="TimeoutTokenRewrite"/>);</item>
+/// <item><c>CreateLinkedTokenSource(token)</c> armed once right after by <c>CancelAfter(t)</c>:
+/// <c>CoarseTimeout.CreateLinkedTokenSource(token, t)</c> (<see cref="LinkedTimeoutRewrite"/>);</item>
+/// <item>otherwise the source becomes a <c>CoarseCancellationTokenSource</c>: its creation (<c>new</c> or
+/// <c>CreateLinkedTokenSource</c>) and the declaration of the local, private field or private property that holds it.
+/// Only when no reference can reach anything typed <c>CancellationTokenSource</c> (argument, return, assignment,
+/// initializer, conversion, capture, extension method): <c>CancelAfter</c> and <c>TryReset</c> are not virtual, so a
+/// base-typed reference would call the BCL's while the coarse timeout stays armed and fires early.</item>
+/// </list>
 /// </summary>
 [ExportCodeFixProvider(LanguageNames.CSharp, Name = nameof(TimeoutCancellationTokenSourceCodeFixProvider)), Shared]
 public sealed class TimeoutCancellationTokenSourceCodeFixProvider : CoarseTimersCodeFixProvider
 {
     public TimeoutCancellationTokenSourceCodeFixProvider()
-        : base(DiagnosticIds.TimeoutCancellationTokenSource, "Use CoarseCancellationTokenSource", RuntimeNames.CoarseCancellationTokenSource)
+        : base(DiagnosticIds.TimeoutCancellationTokenSource, "Use a coarse timeout (CoarseTimeout or CoarseCancellationTokenSource)", static symbols => symbols.CoarseCancellationTokenSource)
     {
     }
 
-    private protected override IReadOnlyList<DocumentEdit>? TryGetEdits(SyntaxNode node, SemanticModel model, CancellationToken cancellationToken)
+    private protected override IReadOnlyList<DocumentEdit>? TryGetEdits(SyntaxNode node, SemanticModel model, KnownSymbols symbols, CancellationToken cancellationToken)
     {
-        var site = node.FirstAncestorOrSelf<ExpressionSyntax>(e => e is BaseObjectCreationExpressionSyntax or InvocationExpressionSyntax);
-        return site switch
+        var site = new Site(model, symbols, cancellationToken);
+        if (SiteOperation<IObjectCreationOperation>(node, model, cancellationToken) is { } creation && TimeoutCancellationTokenSourceAnalyzer.IsTimeoutCreation(creation, symbols))
         {
-            BaseObjectCreationExpressionSyntax creation => FixCreation(creation, model, cancellationToken),
-            InvocationExpressionSyntax { Expression: MemberAccessExpressionSyntax { Name.Identifier.ValueText: "CancelAfter" } access } =>
-                FixCancelAfter(access.Expression, model, cancellationToken),
-            _ => null,
-        };
+            return TimeoutTokenRewrite.TryCreate(creation, model, symbols, cancellationToken) ?? site.FixCreation(creation);
+        }
+
+        if (SiteOperation<IInvocationOperation>(node, model, cancellationToken) is { Instance: { } receiver } cancelAfter && TimeoutCancellationTokenSourceAnalyzer.IsCancelAfter(cancelAfter, symbols))
+        {
+            return LinkedTimeoutRewrite.TryCreate(cancelAfter, model, symbols, cancellationToken) ?? site.FixCancelAfter(receiver);
+        }
+
+        return null;
     }
 
-    private static IReadOnlyList<DocumentEdit>? FixCreation(BaseObjectCreationExpressionSyntax creation, SemanticModel model, CancellationToken cancellationToken)
+    /// <summary>One fix's view of the document: its semantic model and the compilation's symbols.</summary>
+    private readonly struct Site
     {
-        if (!IsRewritableCreation(creation, model, cancellationToken))
+        private readonly SemanticModel _model;
+        private readonly KnownSymbols _symbols;
+        private readonly CancellationToken _cancellationToken;
+
+        public Site(SemanticModel model, KnownSymbols symbols, CancellationToken cancellationToken)
         {
-            return null;
+            _model = model;
+            _symbols = symbols;
+            _cancellationToken = cancellationToken;
         }
 
-        // A `var` local takes the new type: everything stored in it must become a coarse source too.
-        if (StorageAnalysis.StorageOf(creation, model, cancellationToken) is ILocalSymbol local &&
-            StorageAnalysis.Analyze(local, model, cancellationToken) is { DeclaredType.IsVar: true } storage)
+        public IReadOnlyList<DocumentEdit>? FixCreation(IObjectCreationOperation creation)
         {
-            return RewriteStorage(storage, model, cancellationToken, changeDeclaredType: false);
-        }
-
-        return new[] { RewriteCreation(creation, model) };
-    }
-
-    private static IReadOnlyList<DocumentEdit>? FixCancelAfter(ExpressionSyntax receiver, SemanticModel model, CancellationToken cancellationToken)
-    {
-        var symbol = model.GetSymbolInfo(receiver, cancellationToken).Symbol;
-        if (symbol is not (ILocalSymbol or IFieldSymbol or IPropertySymbol) || StorageAnalysis.Analyze(symbol, model, cancellationToken) is not { } storage)
-        {
-            return null;
-        }
-
-        return RewriteStorage(storage, model, cancellationToken, changeDeclaredType: true);
-    }
-
-    private static IReadOnlyList<DocumentEdit>? RewriteStorage(StorageAnalysis storage, SemanticModel model, CancellationToken cancellationToken, bool changeDeclaredType)
-    {
-        if (storage.References.Any(BreaksWithNarrowerType) || !storage.AssignedValues.Any(v => !v.IsKind(SyntaxKind.NullLiteralExpression)))
-        {
-            return null;
-        }
-
-        var edits = new List<DocumentEdit>();
-        foreach (var value in storage.AssignedValues)
-        {
-            // Null, or a value already coarse (an earlier fix of another site on this variable): nothing to rewrite.
-            if (value.IsKind(SyntaxKind.NullLiteralExpression) || IsCoarseSource(value, model, cancellationToken))
-            {
-                continue;
-            }
-
-            if (value is BaseObjectCreationExpressionSyntax creation && IsRewritableCreation(creation, model, cancellationToken))
-            {
-                edits.Add(RewriteCreation(creation, model));
-            }
-            else if (value is InvocationExpressionSyntax { Expression: MemberAccessExpressionSyntax { Name.Identifier.ValueText: "CreateLinkedTokenSource" } } linked &&
-                     IsRewritableLink(linked, model, cancellationToken))
-            {
-                edits.Add(new DocumentEdit(((MemberAccessExpressionSyntax)linked.Expression).Expression,
-                    current => RuntimeNames.Type(RuntimeNames.CoarseCancellationTokenSource, model, linked.SpanStart).WithTriviaFrom(current)));
-            }
-            else
+            // Stored anywhere else (an argument, a return, a base-typed or interface-typed variable), a coarse source
+            // would be reachable through a CancellationTokenSource reference.
+            var symbol = Storage.Of(creation);
+            if (!IsRewritableCreation(creation) || !Storage.TypeOf(symbol).Is(_symbols.CancellationTokenSource) ||
+                StorageAnalysis.Analyze(symbol!, _model, _cancellationToken) is not { } storage)
             {
                 return null;
             }
+
+            return RewriteStorage(storage);
         }
 
-        if (changeDeclaredType && storage.DeclaredType is { IsVar: false } declared)
+        public IReadOnlyList<DocumentEdit>? FixCancelAfter(IOperation receiver)
         {
-            edits.Add(DeclaredTypeRewrite.To(RuntimeNames.CoarseCancellationTokenSource, declared, model));
+            ISymbol? symbol = receiver switch
+            {
+                ILocalReferenceOperation local => local.Local,
+                IFieldReferenceOperation field => field.Field,
+                IPropertyReferenceOperation property => property.Property,
+                _ => null,
+            };
+            if (symbol is null || StorageAnalysis.Analyze(symbol, _model, _cancellationToken) is not { } storage)
+            {
+                return null;
+            }
+
+            return RewriteStorage(storage);
         }
 
-        return edits;
+        /// <summary>
+        /// Every value stored in the variable becomes a coarse source and its declaration the coarse type, when every
+        /// reference uses it as itself (members, <c>using</c>, null checks, assignments of its own) or as an interface.
+        /// </summary>
+        private IReadOnlyList<DocumentEdit>? RewriteStorage(StorageAnalysis storage)
+        {
+            if (!storage.AssignedValues.Any(v => !v.IsKind(SyntaxKind.NullLiteralExpression)) ||
+                !storage.UsedOnlyThrough(static _ => true, static type => type is { TypeKind: TypeKind.Interface }, _symbols, _model, _cancellationToken))
+            {
+                return null;
+            }
+
+            var edits = new List<DocumentEdit>();
+            foreach (var value in storage.AssignedValues)
+            {
+                // Null, or a value already coarse (an earlier fix of another site on this variable): nothing to rewrite.
+                if (value.IsKind(SyntaxKind.NullLiteralExpression) || _model.GetTypeInfo(value, _cancellationToken).Type.Is(_symbols.CoarseCancellationTokenSource))
+                {
+                    continue;
+                }
+
+                switch (_model.GetOperation(value, _cancellationToken).WithoutConversions())
+                {
+                    case IObjectCreationOperation { Syntax: BaseObjectCreationExpressionSyntax creation } operation when IsRewritableCreation(operation):
+                        edits.Add(RewriteCreation(creation));
+                        break;
+                    case IInvocationOperation { Syntax: InvocationExpressionSyntax { Expression: MemberAccessExpressionSyntax access } linked } operation when IsRewritableLink(operation):
+                        var model = _model;
+                        edits.Add(new DocumentEdit(access.Expression,
+                            current => RuntimeNames.Type(RuntimeNames.CoarseCancellationTokenSource, model, linked.SpanStart).WithTriviaFrom(current)));
+                        break;
+                    default:
+                        return null;
+                }
+            }
+
+            if (storage.DeclaredType is { IsVar: false } declared)
+            {
+                edits.Add(DeclaredTypeRewrite.To(RuntimeNames.CoarseCancellationTokenSource, declared, _model));
+            }
+
+            return edits;
+        }
+
+        /// <summary>
+        /// <c>CancellationTokenSource.CreateLinkedTokenSource</c> with an overload the coarse source also declares (tokens
+        /// one by one or as an array); a newer overload (a span) would bind back to the base method on the coarse type.
+        /// </summary>
+        private bool IsRewritableLink(IInvocationOperation linked)
+        {
+            var symbols = _symbols;
+            return linked.TargetMethod.IsMethodOf(symbols.CancellationTokenSource, "CreateLinkedTokenSource") &&
+                   linked.TargetMethod.Parameters.All(p => p.Type.Is(symbols.CancellationToken) || p.Type is IArrayTypeSymbol { Rank: 1 } array && array.ElementType.Is(symbols.CancellationToken));
+        }
+
+        /// <summary>A creation of exactly CancellationTokenSource with a constructor the coarse source also has.</summary>
+        private bool IsRewritableCreation(IObjectCreationOperation creation)
+        {
+            var symbols = _symbols;
+            return creation.Constructor is { } constructor && constructor.ContainingType.Is(symbols.CancellationTokenSource) &&
+                   constructor.Parameters.Length <= 1 &&
+                   constructor.Parameters.All(p => p.Type.SpecialType == SpecialType.System_Int32 || p.Type.Is(symbols.TimeSpan));
+        }
+
+        private DocumentEdit RewriteCreation(BaseObjectCreationExpressionSyntax creation)
+        {
+            var model = _model;
+            return new(creation, current => ObjectCreationRewrite.WithType((BaseObjectCreationExpressionSyntax)current, RuntimeNames.Type(RuntimeNames.CoarseCancellationTokenSource, model, creation.SpanStart)));
+        }
     }
-
-    /// <summary>
-    /// A use that stops compiling once the variable's type is the derived coarse source: passed by reference, written
-    /// by a deconstruction, or copied into a <c>var</c> that would take the narrower type and later reject a plain source.
-    /// </summary>
-    private static bool BreaksWithNarrowerType(IdentifierNameSyntax reference) => reference.Parent switch
-    {
-        ArgumentSyntax argument when !argument.RefKindKeyword.IsKind(SyntaxKind.None) => true,
-        ArgumentSyntax { Parent: TupleExpressionSyntax } => true,
-        EqualsValueClauseSyntax { Parent: VariableDeclaratorSyntax { Parent: VariableDeclarationSyntax { Type.IsVar: true } } } => true,
-        _ => false,
-    };
-
-    private static bool IsCoarseSource(ExpressionSyntax value, SemanticModel model, CancellationToken cancellationToken) =>
-        SymbolEqualityComparer.Default.Equals(
-            model.GetTypeInfo(value, cancellationToken).Type,
-            model.Compilation.GetTypeByMetadataName(RuntimeNames.Namespace + "." + RuntimeNames.CoarseCancellationTokenSource));
-
-    /// <summary>
-    /// <c>CancellationTokenSource.CreateLinkedTokenSource</c> with an overload the coarse source also declares (tokens
-    /// one by one or as an array); a newer overload (a span) would bind back to the base method on the coarse type.
-    /// </summary>
-    private static bool IsRewritableLink(InvocationExpressionSyntax linked, SemanticModel model, CancellationToken cancellationToken) =>
-        model.GetSymbolInfo(linked, cancellationToken).Symbol is IMethodSymbol { ContainingType: { Name: "CancellationTokenSource", ContainingNamespace.Name: "Threading" } } method &&
-        method.Parameters.All(p => IsCancellationToken(p.Type) || p.Type is IArrayTypeSymbol { Rank: 1 } array && IsCancellationToken(array.ElementType));
-
-    private static bool IsCancellationToken(ITypeSymbol type) =>
-        type is { Name: "CancellationToken", ContainingNamespace: { Name: "Threading", ContainingNamespace.Name: "System" } };
-
-    /// <summary>A creation of exactly CancellationTokenSource with a constructor the coarse source also has.</summary>
-    private static bool IsRewritableCreation(BaseObjectCreationExpressionSyntax creation, SemanticModel model, CancellationToken cancellationToken) =>
-        model.GetSymbolInfo(creation, cancellationToken).Symbol is IMethodSymbol { ContainingType: { Name: "CancellationTokenSource", ContainingNamespace.Name: "Threading" } } constructor &&
-        constructor.Parameters.Length <= 1 &&
-        constructor.Parameters.All(p => p.Type.SpecialType == SpecialType.System_Int32 || p.Type.Name == "TimeSpan");
-
-    private static DocumentEdit RewriteCreation(BaseObjectCreationExpressionSyntax creation, SemanticModel model) =>
-        new(creation, current => ObjectCreationRewrite.WithType((BaseObjectCreationExpressionSyntax)current, RuntimeNames.Type(RuntimeNames.CoarseCancellationTokenSource, model, creation.SpanStart)));
 }

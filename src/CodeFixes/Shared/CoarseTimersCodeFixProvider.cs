@@ -1,8 +1,10 @@
+using System;
 using System.Collections.Generic;
 using System.Collections.Immutable;
 using System.Linq;
 using System.Threading;
 using System.Threading.Tasks;
+using CoarseTimers.Analyzers.Shared;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CodeActions;
 using Microsoft.CodeAnalysis.CodeFixes;
@@ -16,15 +18,16 @@ namespace CoarseTimers.CodeFixes.Shared;
 /// The shape every CoarseTimers fix shares: one diagnostic ID, one stable equivalence key (per rule, so Fix All and
 /// <c>dotnet format analyzers</c> group every site of the rule), no fix when the runtime is not referenced or the site
 /// cannot be rewritten safely, and Fix All (document, project, solution) that applies all of a document's edits in one
-/// pass. A rule supplies only <see cref="TryGetEdits"/>.
+/// pass. A rule supplies only <see cref="TryGetEdits"/>, which finds the site with the same matcher its analyzer uses
+/// (over <see cref="SiteOperation{T}"/>) and the compilation's <see cref="KnownSymbols"/>, never by name.
 /// </summary>
 public abstract class CoarseTimersCodeFixProvider : CodeFixProvider
 {
     private readonly string _diagnosticId;
     private readonly string _title;
-    private readonly string _runtimeType;
+    private readonly Func<KnownSymbols, INamedTypeSymbol?> _runtimeType;
 
-    private protected CoarseTimersCodeFixProvider(string diagnosticId, string title, string runtimeType)
+    private protected CoarseTimersCodeFixProvider(string diagnosticId, string title, Func<KnownSymbols, INamedTypeSymbol?> runtimeType)
     {
         _diagnosticId = diagnosticId;
         _title = title;
@@ -41,7 +44,8 @@ public abstract class CoarseTimersCodeFixProvider : CodeFixProvider
         var document = context.Document;
         var model = await document.GetSemanticModelAsync(context.CancellationToken).ConfigureAwait(false);
         var root = await document.GetSyntaxRootAsync(context.CancellationToken).ConfigureAwait(false);
-        if (model is null || root is null || !RuntimeNames.IsAvailable(model.Compilation, _runtimeType))
+        var symbols = model is null ? null : KnownSymbols.For(model.Compilation);
+        if (model is null || root is null || symbols is null || _runtimeType(symbols) is null)
         {
             return;
         }
@@ -49,7 +53,7 @@ public abstract class CoarseTimersCodeFixProvider : CodeFixProvider
         foreach (var diagnostic in context.Diagnostics)
         {
             var node = root.FindNode(diagnostic.Location.SourceSpan, getInnermostNodeForTie: true);
-            if (TryGetEdits(node, model, context.CancellationToken) is not null)
+            if (TryGetEdits(node, model, symbols, context.CancellationToken) is not null)
             {
                 context.RegisterCodeFix(
                     CodeAction.Create(_title, ct => ApplyAsync(document, ImmutableArray.Create(diagnostic), ct), equivalenceKey: _diagnosticId),
@@ -62,13 +66,32 @@ public abstract class CoarseTimersCodeFixProvider : CodeFixProvider
     /// The edits that fix the site reported at <paramref name="node"/> (the node the diagnostic spans, or the innermost
     /// one around it), or null when it cannot be fixed without changing behaviour or breaking the build.
     /// </summary>
-    private protected abstract IReadOnlyList<DocumentEdit>? TryGetEdits(SyntaxNode node, SemanticModel model, CancellationToken cancellationToken);
+    private protected abstract IReadOnlyList<DocumentEdit>? TryGetEdits(SyntaxNode node, SemanticModel model, KnownSymbols symbols, CancellationToken cancellationToken);
+
+    /// <summary>
+    /// The operation of kind <typeparamref name="T"/> that the diagnostic at <paramref name="node"/> reports: the node's
+    /// own operation or that of an enclosing node with the same span (an argument around a call, say).
+    /// </summary>
+    private protected static T? SiteOperation<T>(SyntaxNode node, SemanticModel model, CancellationToken cancellationToken)
+        where T : class, IOperation
+    {
+        for (var current = node; current is not null && current.Span == node.Span; current = current.Parent)
+        {
+            if (model.GetOperation(current, cancellationToken) is T operation)
+            {
+                return operation;
+            }
+        }
+
+        return null;
+    }
 
     private async Task<Document> ApplyAsync(Document document, ImmutableArray<Diagnostic> diagnostics, CancellationToken cancellationToken)
     {
         var model = await document.GetSemanticModelAsync(cancellationToken).ConfigureAwait(false);
         var root = await document.GetSyntaxRootAsync(cancellationToken).ConfigureAwait(false);
-        if (model is null || root is null || !RuntimeNames.IsAvailable(model.Compilation, _runtimeType))
+        var symbols = model is null ? null : KnownSymbols.For(model.Compilation);
+        if (model is null || root is null || symbols is null || _runtimeType(symbols) is null)
         {
             return document;
         }
@@ -77,7 +100,7 @@ public abstract class CoarseTimersCodeFixProvider : CodeFixProvider
         foreach (var diagnostic in diagnostics.OrderBy(d => d.Location.SourceSpan.Start))
         {
             var node = root.FindNode(diagnostic.Location.SourceSpan, getInnermostNodeForTie: true);
-            foreach (var edit in TryGetEdits(node, model, cancellationToken) ?? [])
+            foreach (var edit in TryGetEdits(node, model, symbols, cancellationToken) ?? [])
             {
                 // The first edit of a node wins: two sites that need the same rewrite (one declaration) apply it once.
                 if (!edits.ContainsKey(edit.Node))
@@ -90,15 +113,22 @@ public abstract class CoarseTimersCodeFixProvider : CodeFixProvider
         var editor = new SyntaxEditor(root, document.Project.Solution.Workspace.Services);
         foreach (var edit in edits.Values.OrderByDescending(e => e.Node.SpanStart))
         {
-            var rewrite = edit.Rewrite;
-            editor.ReplaceNode(edit.Node, (current, _) => rewrite(current));
+            if (edit.Rewrite is { } rewrite)
+            {
+                editor.ReplaceNode(edit.Node, (current, _) => rewrite(current));
+            }
+            else
+            {
+                editor.RemoveNode(edit.Node);
+            }
         }
 
         // Clean up here rather than rely on the host: `dotnet format` applies the changed document as it is. Adds
-        // `using CoarseTimers;` in the file's style where safe, shortens the names it makes valid, and formats only the
-        // names the fix wrote (RuntimeNames annotates them), so the user's own layout of arguments and lambdas stays.
+        // `using CoarseTimers;` in the file's style where no existing name changes binding (SafeImports), shortens the
+        // names it makes valid, and formats only the names the fix wrote (RuntimeNames annotates them), so the user's
+        // own layout of arguments and lambdas stays.
         var changed = document.WithSyntaxRoot(editor.GetChangedRoot());
-        changed = await ImportAdder.AddImportsAsync(changed, Simplifier.AddImportsAnnotation, cancellationToken: cancellationToken).ConfigureAwait(false);
+        changed = await SafeImports.AddAsync(changed, cancellationToken).ConfigureAwait(false);
         changed = await Simplifier.ReduceAsync(changed, Simplifier.Annotation, cancellationToken: cancellationToken).ConfigureAwait(false);
         return await Formatter.FormatAsync(changed, Formatter.Annotation, cancellationToken: cancellationToken).ConfigureAwait(false);
     }

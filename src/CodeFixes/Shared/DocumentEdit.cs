@@ -17,9 +17,18 @@ internal readonly struct DocumentEdit
         Rewrite = rewrite;
     }
 
+    private DocumentEdit(SyntaxNode node)
+    {
+        Node = node;
+        Rewrite = null;
+    }
+
     /// <summary>The node in the original tree.</summary>
     public SyntaxNode Node { get; }
 
-    /// <summary>Rewrites the node as it stands after any nested edits.</summary>
-    public Func<SyntaxNode, SyntaxNode> Rewrite { get; }
+    /// <summary>Rewrites the node as it stands after any nested edits; null removes the node (a statement).</summary>
+    public Func<SyntaxNode, SyntaxNode>? Rewrite { get; }
+
+    /// <summary>Removes <paramref name="statement"/> (a statement in a block: one that a rewrite made pointless).</summary>
+    public static DocumentEdit Remove(SyntaxNode statement) => new(statement);
 }

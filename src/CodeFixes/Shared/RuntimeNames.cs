@@ -18,10 +18,7 @@ internal static class RuntimeNames
     public const string CoarseTimer = "CoarseTimer";
     public const string CoarseCancellationTokenSource = "CoarseCancellationTokenSource";
     public const string SpinThenBlock = "SpinThenBlock";
-
-    /// <summary>True when the compilation references the runtime, so rewritten code can compile.</summary>
-    public static bool IsAvailable(Compilation compilation, string typeName) =>
-        compilation.GetTypeByMetadataName(Namespace + "." + typeName) is not null;
+    public const string CoarseTimeout = "CoarseTimeout";
 
     /// <summary>
     /// <c>CoarseTimers.T</c> as a type, or <c>global::CoarseTimers.T</c> when <c>CoarseTimers</c> would bind to something

@@ -1,27 +1,27 @@
 using System.Collections.Generic;
 using Microsoft.CodeAnalysis;
-using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
+using Microsoft.CodeAnalysis.Operations;
 
 namespace CoarseTimers.CodeFixes.Shared;
 
-/// <summary>Retargets a static call (<c>Task.Delay(...)</c>, or <c>Delay(...)</c> under <c>using static</c>) to a runtime type.</summary>
+/// <summary>
+/// Retargets a static call the rule's matcher accepted (<c>Task.Delay(...)</c>, or <c>Delay(...)</c> under
+/// <c>using static</c>) to the same-named method of a runtime type, arguments untouched.
+/// </summary>
 internal static class StaticCallRewrite
 {
-    public static IReadOnlyList<DocumentEdit>? Retarget(SyntaxNode node, SemanticModel model, string runtimeType, string method)
+    public static IReadOnlyList<DocumentEdit>? Retarget(IInvocationOperation? invocation, SemanticModel model, string runtimeType)
     {
-        var invocation = node as InvocationExpressionSyntax ?? node.FirstAncestorOrSelf<InvocationExpressionSyntax>();
-        if (invocation?.Expression is not (MemberAccessExpressionSyntax or IdentifierNameSyntax) ||
-            model.GetSymbolInfo(invocation).Symbol is not IMethodSymbol { IsStatic: true } target || target.Name != method)
+        if (invocation?.Syntax is not InvocationExpressionSyntax { Expression: MemberAccessExpressionSyntax or IdentifierNameSyntax } syntax)
         {
             return null;
         }
 
-        var position = invocation.SpanStart;
-        var replacement = RuntimeNames.StaticMember(runtimeType, method, model, position);
+        var replacement = RuntimeNames.StaticMember(runtimeType, invocation.TargetMethod.Name, model, syntax.SpanStart);
         return new[]
         {
-            new DocumentEdit(invocation.Expression, current => replacement.WithTriviaFrom(current)),
+            new DocumentEdit(syntax.Expression, current => replacement.WithTriviaFrom(current)),
         };
     }
 }

@@ -2,6 +2,8 @@ using System;
 using System.Collections.Generic;
 using System.Linq;
 using System.Threading;
+using CoarseTimers.Analyzers.Internals;
+using CoarseTimers.Analyzers.Shared;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
@@ -10,21 +12,19 @@ using Microsoft.CodeAnalysis.Operations;
 namespace CoarseTimers.CodeFixes.Shared;
 
 /// <summary>
-/// Where a created object is stored, and whether changing that storage's type is safe: every reference to the local,
-/// private field or private property must be visible in this document and use it only in ways the runtime type also
-/// supports. Anything else (passed on, returned, compared by type, assigned elsewhere) means no fix.
+/// How the local, field or property that holds a created object (<see cref="Storage.Of"/> finds it) is used, and
+/// whether changing its type is safe: every reference to the local, private field or private property must be visible
+/// in this document and use it only in ways the runtime type also supports. Anything else (passed on, returned,
+/// compared by type, assigned elsewhere) means no fix.
 /// </summary>
 internal sealed class StorageAnalysis
 {
-    private StorageAnalysis(ISymbol symbol, TypeSyntax? declaredType, IReadOnlyList<IdentifierNameSyntax> references, IReadOnlyList<ExpressionSyntax> assignedValues)
+    private StorageAnalysis(TypeSyntax? declaredType, IReadOnlyList<IdentifierNameSyntax> references, IReadOnlyList<ExpressionSyntax> assignedValues)
     {
-        Symbol = symbol;
         DeclaredType = declaredType;
         References = references;
         AssignedValues = assignedValues;
     }
-
-    public ISymbol Symbol { get; }
 
     /// <summary>The declaration's type syntax (<c>var</c> included), or null when the storage has none in this document.</summary>
     public TypeSyntax? DeclaredType { get; }
@@ -33,25 +33,6 @@ internal sealed class StorageAnalysis
 
     /// <summary>Every value stored in it: the initializer and the right-hand sides of assignments.</summary>
     public IReadOnlyList<ExpressionSyntax> AssignedValues { get; }
-
-    /// <summary>The symbol <paramref name="expression"/> is stored into: a declared local, or the target of an assignment.</summary>
-    public static ISymbol? StorageOf(ExpressionSyntax expression, SemanticModel model, CancellationToken cancellationToken)
-    {
-        var outer = expression;
-        while (outer.Parent is ParenthesizedExpressionSyntax parenthesized)
-        {
-            outer = parenthesized;
-        }
-
-        return outer.Parent switch
-        {
-            EqualsValueClauseSyntax { Parent: VariableDeclaratorSyntax declarator } => model.GetDeclaredSymbol(declarator, cancellationToken),
-            EqualsValueClauseSyntax { Parent: PropertyDeclarationSyntax property } => model.GetDeclaredSymbol(property, cancellationToken),
-            AssignmentExpressionSyntax assignment when assignment.IsKind(SyntaxKind.SimpleAssignmentExpression) && assignment.Right == outer =>
-                model.GetSymbolInfo(assignment.Left, cancellationToken).Symbol,
-            _ => null,
-        };
-    }
 
     /// <summary>
     /// Analyzes every use of <paramref name="symbol"/> (a local, or a private field/property whose type is declared
@@ -140,16 +121,21 @@ internal sealed class StorageAnalysis
             }
         }
 
-        return new StorageAnalysis(symbol, declaredType, references, values);
+        return new StorageAnalysis(declaredType, references, values);
     }
 
+    /// <summary>The same analysis without one reference (the site a rewrite removes).</summary>
+    public StorageAnalysis WithoutReference(SyntaxNode reference) =>
+        new(DeclaredType, References.Where(r => r != reference).ToList(), AssignedValues);
+
     /// <summary>
-    /// True when every reference only calls members that <paramref name="allowedMembers"/> names on it, disposes it,
+    /// True when every reference only uses members on it that <paramref name="allowedMember"/> accepts (never an
+    /// extension method, which would see it as its parameter's type), disposes it,
     /// compares it with null, assigns it in a statement of its own, keeps it alive with <c>GC.KeepAlive</c>, or converts
     /// it to a type <paramref name="allowedConversion"/> accepts: uses that compile and behave the same with the runtime
     /// type. A chained assignment (<c>a = b = new T()</c>) hands the value on, so it is not one of them.
     /// </summary>
-    public bool UsedOnlyThrough(ISet<string> allowedMembers, Func<ITypeSymbol?, bool> allowedConversion, SemanticModel model, CancellationToken cancellationToken)
+    public bool UsedOnlyThrough(Func<ISymbol, bool> allowedMember, Func<ITypeSymbol?, bool> allowedConversion, KnownSymbols symbols, SemanticModel model, CancellationToken cancellationToken)
     {
         foreach (var reference in References)
         {
@@ -161,17 +147,17 @@ internal sealed class StorageAnalysis
 
             switch (expression.Parent)
             {
-                case MemberAccessExpressionSyntax access when access.Expression == expression && allowedMembers.Contains(access.Name.Identifier.ValueText):
+                case MemberAccessExpressionSyntax access when access.Expression == expression && IsAllowed(access.Name):
                 case ConditionalAccessExpressionSyntax conditional when conditional.Expression == expression &&
-                    conditional.WhenNotNull is InvocationExpressionSyntax { Expression: MemberBindingExpressionSyntax binding } && allowedMembers.Contains(binding.Name.Identifier.ValueText):
+                    conditional.WhenNotNull is InvocationExpressionSyntax { Expression: MemberBindingExpressionSyntax binding } && IsAllowed(binding.Name):
                 case AssignmentExpressionSyntax assignment when assignment.Left == expression && assignment.IsKind(SyntaxKind.SimpleAssignmentExpression) &&
                     model.GetOperation(assignment, cancellationToken)?.Parent is IExpressionStatementOperation:
                 case BinaryExpressionSyntax binary when (binary.IsKind(SyntaxKind.EqualsExpression) || binary.IsKind(SyntaxKind.NotEqualsExpression)) && (IsNull(binary.Left) || IsNull(binary.Right)):
                 case IsPatternExpressionSyntax { Pattern: ConstantPatternSyntax constant } when IsNull(constant.Expression):
                 case IsPatternExpressionSyntax { Pattern: UnaryPatternSyntax { Pattern: ConstantPatternSyntax notConstant } } when IsNull(notConstant.Expression):
                 case UsingStatementSyntax:
-                case ArgumentSyntax { Parent.Parent: InvocationExpressionSyntax { Expression: IdentifierNameSyntax { Identifier.ValueText: "nameof" } } }:
-                case ArgumentSyntax { RefKindKeyword.RawKind: (int)SyntaxKind.None, Parent.Parent: InvocationExpressionSyntax keepAlive } when IsGcKeepAlive(keepAlive, model, cancellationToken):
+                case ArgumentSyntax { Parent.Parent: InvocationExpressionSyntax nameOf } when model.GetOperation(nameOf, cancellationToken) is INameOfOperation:
+                case ArgumentSyntax { RefKindKeyword.RawKind: (int)SyntaxKind.None, Parent.Parent: InvocationExpressionSyntax keepAlive } when IsGcKeepAlive(keepAlive, symbols, model, cancellationToken):
                     continue;
                 case ExpressionSyntax or ArgumentSyntax or EqualsValueClauseSyntax or ArrowExpressionClauseSyntax or ReturnStatementSyntax
                     when model.GetTypeInfo((ExpressionSyntax)expression, cancellationToken) is var info && !SymbolEqualityComparer.Default.Equals(info.Type, info.ConvertedType) &&
@@ -183,10 +169,14 @@ internal sealed class StorageAnalysis
         }
 
         return true;
+
+        bool IsAllowed(SimpleNameSyntax member) =>
+            model.GetSymbolInfo(member, cancellationToken).Symbol is { } symbol &&
+            symbol is not IMethodSymbol { MethodKind: MethodKind.ReducedExtension } && allowedMember(symbol);
     }
 
-    private static bool IsGcKeepAlive(InvocationExpressionSyntax invocation, SemanticModel model, CancellationToken cancellationToken) =>
-        model.GetSymbolInfo(invocation, cancellationToken).Symbol is IMethodSymbol { Name: "KeepAlive", ContainingType: { Name: "GC", ContainingNamespace: { Name: "System", ContainingNamespace.IsGlobalNamespace: true } } };
+    private static bool IsGcKeepAlive(InvocationExpressionSyntax invocation, KnownSymbols symbols, SemanticModel model, CancellationToken cancellationToken) =>
+        model.GetSymbolInfo(invocation, cancellationToken).Symbol is IMethodSymbol method && method.IsMethodOf(symbols.GC, "KeepAlive");
 
     private static bool IsNull(ExpressionSyntax expression) => expression.IsKind(SyntaxKind.NullLiteralExpression);
 

@@ -42,6 +42,39 @@ internal static class TimeoutArguments
     /// <summary>Checks a <see cref="TimeSpan"/> timeout, truncated to whole milliseconds as the BCL does.</summary>
     public static long Check(TimeSpan timeout, string paramName) => Check((long)timeout.TotalMilliseconds, paramName);
 
+    /// <summary>
+    /// Checks the <see cref="TimeSpan"/> delay of <c>Task.Delay</c>, <c>new CancellationTokenSource(TimeSpan)</c> and
+    /// <c>CancelAfter(TimeSpan)</c>: up to <see cref="MaxSupportedMilliseconds"/> on .NET Core, but only up to
+    /// <see cref="int.MaxValue"/> ms on .NET Framework. The netstandard2.0 build runs on both, so it asks this
+    /// runtime's <c>Task.Delay</c> once (with a cancelled token: nothing is scheduled).
+    /// </summary>
+    public static long CheckDelay(TimeSpan delay, string paramName)
+    {
+#if !NET
+        if ((long)delay.TotalMilliseconds > int.MaxValue && s_delayLimitedToInt32.Value)
+        {
+            throw new ArgumentOutOfRangeException(paramName, delay, "The value must be at most Int32.MaxValue milliseconds.");
+        }
+#endif
+
+        return Check(delay, paramName);
+    }
+
+#if !NET
+    private static readonly Lazy<bool> s_delayLimitedToInt32 = new(static () =>
+    {
+        try
+        {
+            System.Threading.Tasks.Task.Delay(TimeSpan.FromMilliseconds(int.MaxValue + 1L), new CancellationToken(true));
+            return false;
+        }
+        catch (ArgumentOutOfRangeException)
+        {
+            return true;
+        }
+    });
+#endif
+
     /// <summary>Maps a <see cref="uint"/> timeout: <see cref="uint.MaxValue"/> means infinite.</summary>
     public static long FromUInt32(uint milliseconds) => milliseconds == uint.MaxValue ? Timeout.Infinite : milliseconds;
 }

@@ -1,3 +1,5 @@
+using System;
+using System.Diagnostics;
 using System.Threading;
 using System.Threading.Tasks;
 
@@ -9,9 +11,13 @@ namespace CoarseTimers.Timing;
 /// references any more is collected and stops instead of firing (and rooting its callback's captures) forever.
 /// The core counts its own running callbacks under its lock, so disposing waits for them without scanning shards
 /// (the del_timer_sync lesson: remember where the work runs).
+/// A periodic timer counts each period from the previous due time (<see cref="_dueTimestamp"/>), as the BCL's does,
+/// so pool latency and tick rounding do not accumulate from one period to the next.
 /// </summary>
 internal sealed class TimerCore : ITimerTarget
 {
+    private static readonly ContextCallback s_runCallback = static self => ((TimerCore)self!).RunCallback();
+
     private readonly TimerEngine _engine;
     private readonly TimerCallback _callback;
     private readonly object? _state;
@@ -19,8 +25,10 @@ internal sealed class TimerCore : ITimerTarget
 
     // Guarded by lock (this): the core is internal, so nothing else can take that lock, and no extra object is allocated.
     private TimerTicket _ticket;
+    private long _dueTimestamp;
     private long _periodMilliseconds = Timeout.Infinite;
     private bool _disposed;
+    private bool _disposedWithWaitHandle;
     private int _runningCallbacks;
     private WaitHandle? _disposeNotification;
     private TaskCompletionSource<bool>? _disposeCompletion;
@@ -30,7 +38,7 @@ internal sealed class TimerCore : ITimerTarget
         _engine = engine;
         _callback = callback;
         _state = state;
-        _executionContext = ExecutionContext.IsFlowSuppressed() ? null : ExecutionContext.Capture();
+        _executionContext = CaptureExecutionContext();
         lock (this)
         {
             Arm(dueTime, period);
@@ -51,7 +59,12 @@ internal sealed class TimerCore : ITimerTarget
             if (_periodMilliseconds > 0)
             {
                 // Rescheduled before the callback runs, as the BCL timer does: a slow callback may overlap the next one.
-                _ticket = _engine.Schedule(this, _periodMilliseconds);
+                // As the BCL, the period counts from this expiry's due time; a timer late by a whole period fires next tick.
+                var clock = _engine.Clock;
+                var now = clock.GetTimestamp();
+                var next = _dueTimestamp + clock.FromMilliseconds(_periodMilliseconds);
+                _dueTimestamp = next > now ? next : now + clock.FromMilliseconds(1);
+                _ticket = _engine.ScheduleAt(this, _dueTimestamp);
             }
 
             _runningCallbacks++;
@@ -65,7 +78,14 @@ internal sealed class TimerCore : ITimerTarget
             }
             else
             {
-                ExecutionContext.Run(_executionContext, static self => ((TimerCore)self!)._callback(((TimerCore)self!)._state), this);
+#if NET
+                ExecutionContext.Run(_executionContext, s_runCallback, this);
+#else
+                // .NET Framework lets a captured context be used by one Run only (a second throws
+                // InvalidOperationException on the pool thread); its own timer copies the context per fire, as here.
+                // On .NET Core CreateCopy returns the same immutable context, so this costs nothing there.
+                ExecutionContext.Run(_executionContext.CreateCopy(), s_runCallback, this);
+#endif
             }
         }
         finally
@@ -74,6 +94,7 @@ internal sealed class TimerCore : ITimerTarget
             TaskCompletionSource<bool>? completion = null;
             lock (this)
             {
+                Debug.Assert(_runningCallbacks > 0, "a callback ends only after it started");
                 if (--_runningCallbacks == 0 && _disposed)
                 {
                     notification = _disposeNotification;
@@ -94,7 +115,7 @@ internal sealed class TimerCore : ITimerTarget
         {
             if (_disposed)
             {
-                // As the BCL timer on .NET Core: changing a disposed timer reports failure, it does not throw.
+                // The caller decides whether that throws (.NET Framework's Timer) or reports failure (.NET Core, ITimer).
                 return false;
             }
 
@@ -105,17 +126,11 @@ internal sealed class TimerCore : ITimerTarget
         }
     }
 
-    // Caller holds _gate.
-    private void Arm(long dueTime, long period)
-    {
-        _periodMilliseconds = period;
-        if (dueTime != Timeout.Infinite)
-        {
-            _ticket = _engine.Schedule(this, dueTime);
-        }
-    }
-
-    /// <summary>Stops the timer; signals <paramref name="notification"/> / completes <paramref name="completion"/> once no callback runs. False if already disposed.</summary>
+    /// <summary>
+    /// Stops the timer; signals <paramref name="notification"/> / completes <paramref name="completion"/> once no
+    /// callback runs. False if already disposed. As the BCL, a completion asked for after a disposal that was given a
+    /// wait handle fails with <see cref="InvalidOperationException"/>.
+    /// </summary>
     public bool Dispose(WaitHandle? notification, TaskCompletionSource<bool>? completion)
     {
         bool signalNow;
@@ -125,13 +140,18 @@ internal sealed class TimerCore : ITimerTarget
             {
                 if (completion is not null)
                 {
-                    // A later DisposeAsync still waits for a callback that is running.
-                    if (_runningCallbacks == 0)
+                    if (_disposedWithWaitHandle)
+                    {
+                        // As the BCL: it will not wait on a caller's handle (it may be an auto-reset event), so it refuses.
+                        completion.TrySetException(new InvalidOperationException("The Timer was already closed using an incompatible method."));
+                    }
+                    else if (_runningCallbacks == 0)
                     {
                         completion.TrySetResult(true);
                     }
                     else
                     {
+                        // A later DisposeAsync still waits for a callback that is running.
                         var previous = _disposeCompletion;
                         _disposeCompletion = completion;
                         if (previous is not null)
@@ -145,6 +165,7 @@ internal sealed class TimerCore : ITimerTarget
             }
 
             _disposed = true;
+            _disposedWithWaitHandle = notification is not null;
             TimerEngine.Cancel(_ticket);
             _ticket = default;
             signalNow = _runningCallbacks == 0;
@@ -163,6 +184,38 @@ internal sealed class TimerCore : ITimerTarget
         return true;
     }
 
+    // Captures the creator's context as the BCL timer does: nothing when flow is suppressed, and never the
+    // SynchronizationContext (callbacks run on the pool, not posted back to the creator's UI thread).
+    private static ExecutionContext? CaptureExecutionContext()
+    {
+        if (ExecutionContext.IsFlowSuppressed())
+        {
+            return null;
+        }
+
+#if NET
+        return ExecutionContext.Capture();
+#else
+        // .NET Framework's Capture takes the current SynchronizationContext too, which its own timer leaves out with an
+        // internal option: capture while none is set. (.NET Core's context never holds one.)
+        var synchronizationContext = SynchronizationContext.Current;
+        if (synchronizationContext is null)
+        {
+            return ExecutionContext.Capture();
+        }
+
+        SynchronizationContext.SetSynchronizationContext(null);
+        try
+        {
+            return ExecutionContext.Capture();
+        }
+        finally
+        {
+            SynchronizationContext.SetSynchronizationContext(synchronizationContext);
+        }
+#endif
+    }
+
     private static void Signal(WaitHandle? notification, TaskCompletionSource<bool>? completion)
     {
         if (notification is EventWaitHandle eventHandle)
@@ -176,4 +229,19 @@ internal sealed class TimerCore : ITimerTarget
 
         completion?.TrySetResult(true);
     }
+
+    // Called under lock (this).
+    private void Arm(long dueTime, long period)
+    {
+        Debug.Assert(Monitor.IsEntered(this), "Arm runs under the core's lock");
+        Debug.Assert(_ticket.IsNone, "the previous expiry was cancelled or consumed before re-arming");
+        _periodMilliseconds = period;
+        if (dueTime != Timeout.Infinite)
+        {
+            _dueTimestamp = _engine.Clock.GetTimestamp() + _engine.Clock.FromMilliseconds(dueTime);
+            _ticket = _engine.ScheduleAt(this, _dueTimestamp);
+        }
+    }
+
+    private void RunCallback() => _callback(_state);
 }

@@ -39,6 +39,7 @@ internal sealed class TimerEngine
     private readonly AutoResetEvent _wake = new(false);
     private readonly List<TimerEntry> _scratch = new();
     private readonly List<KeyValuePair<ITimerTarget, TimerTicket>> _expired = new();
+    private readonly List<long> _expiredDueTicks = new();
     private readonly object _driverStartLock = new();
     private readonly bool _stopwatchClock;
     private readonly long _unitsPerMillisecond;
@@ -65,9 +66,14 @@ internal sealed class TimerEngine
         _shardMask = _shards.Length - 1;
     }
 
-    /// <summary>The process-wide engine, configured from the environment (<see cref="CoarseTimerOptions"/>).</summary>
-    public static TimerEngine Default =>
-        Volatile.Read(ref s_default) ?? Interlocked.CompareExchange(ref s_default, new TimerEngine(CoarseTimerOptions.FromEnvironment(), StopwatchClock.Instance), null) ?? s_default!;
+    /// <summary>
+    /// The process-wide engine, configured from the environment (<see cref="CoarseTimerOptions"/>); it publishes the
+    /// <see cref="TimerMetrics.MeterName"/> meter when it is created.
+    /// </summary>
+    public static TimerEngine Default => Volatile.Read(ref s_default) ?? CreateDefault();
+
+    /// <summary>The meter of this engine, or null (engines made by tests publish none unless they ask).</summary>
+    internal TimerMetrics? Metrics { get; private set; }
 
     public TimerClock Clock { get; }
 
@@ -92,6 +98,43 @@ internal sealed class TimerEngine
         }
     }
 
+    /// <summary>Entries scheduled in all shards since creation (racy across shards).</summary>
+    internal long ScheduledCount => SumOverShards(static shard => shard.ScheduledCount);
+
+    /// <summary>Entries expired and dispatched in all shards since creation (racy across shards).</summary>
+    internal long FiredCount => SumOverShards(static shard => shard.FiredCount);
+
+    /// <summary>Entries removed before expiry in all shards since creation (racy across shards).</summary>
+    internal long CancelledCount => SumOverShards(static shard => shard.CancelledCount);
+
+    /// <summary>Publishes this engine's instruments under <paramref name="meterName"/> (once per engine).</summary>
+    internal TimerMetrics PublishMetrics(string meterName) => Metrics ??= new TimerMetrics(this, meterName);
+
+    // Read by the metrics only, when a listener collects.
+    private long SumOverShards(Func<TimerShard, long> count)
+    {
+        long sum = 0;
+        foreach (var shard in _shards)
+        {
+            sum += count(shard);
+        }
+
+        return sum;
+    }
+
+    private static TimerEngine CreateDefault()
+    {
+        var engine = new TimerEngine(CoarseTimerOptions.FromEnvironment(), StopwatchClock.Instance);
+        var existing = Interlocked.CompareExchange(ref s_default, engine, null);
+        if (existing is not null)
+        {
+            return existing;
+        }
+
+        engine.PublishMetrics(TimerMetrics.MeterName);
+        return engine;
+    }
+
     /// <summary>
     /// Schedules <paramref name="target"/> to expire after <paramref name="dueMilliseconds"/> (0 to 0xFFFFFFFE).
     /// The due tick is rounded up, so expiry is never early.
@@ -101,7 +144,8 @@ internal sealed class TimerEngine
 
     /// <summary>
     /// Schedules <paramref name="target"/> to expire at or after <paramref name="dueTimestamp"/> (in <see cref="Clock"/>
-    /// units; a time already passed expires at the next tick).
+    /// units; a time already passed expires at the next tick). Periodic timers use it to count each period from the
+    /// previous due time, not from when the callback ran, so lateness does not accumulate.
     /// </summary>
     public TimerTicket ScheduleAt(ITimerTarget target, long dueTimestamp)
     {
@@ -167,18 +211,31 @@ internal sealed class TimerEngine
     /// </summary>
     internal long ProcessDue()
     {
-        var nowTick = CurrentTick();
+        var now = Now();
+        var nowTick = now / _resolutionUnits;
         var next = long.MaxValue;
+        var lateness = Metrics?.Lateness;
+        var dueTicks = lateness is { Enabled: true } ? _expiredDueTicks : null;
         List<KeyValuePair<ITimerTarget, TimerTicket>> expired;
         lock (_expired)
         {
             foreach (var shard in _shards)
             {
-                next = Math.Min(next, shard.Advance(nowTick, _scratch, _expired));
+                next = Math.Min(next, shard.Advance(nowTick, _scratch, _expired, dueTicks));
             }
 
             expired = _expired.Count == 0 ? _expired : new List<KeyValuePair<ITimerTarget, TimerTicket>>(_expired);
             _expired.Clear();
+            if (dueTicks is not null)
+            {
+                // Outside the shard locks: a listener's callback never delays a scheduling thread.
+                foreach (var dueTick in dueTicks)
+                {
+                    lateness!.Record((now - dueTick * _resolutionUnits) * 1000.0 / Clock.Frequency);
+                }
+
+                dueTicks.Clear();
+            }
         }
 
         foreach (var item in expired)

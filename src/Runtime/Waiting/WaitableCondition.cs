@@ -4,6 +4,7 @@ using System.Diagnostics;
 using System.Threading;
 using System.Threading.Tasks;
 using CoarseTimers.Timing;
+using CoarseTimers.Waiting;
 
 namespace CoarseTimers;
 
@@ -14,10 +15,20 @@ namespace CoarseTimers;
 /// </summary>
 public sealed class WaitableCondition
 {
+    private readonly TimerEngine _engine;
     private readonly object _monitor = new();
     private List<TaskCompletionSource<bool>>? _asyncWaiters;
     private long _version;
     private int _blocked;
+
+    /// <summary>Creates a condition; asynchronous waits with a timeout schedule it on the process-wide coarse-timer engine.</summary>
+    public WaitableCondition()
+        : this(TimerEngine.Default)
+    {
+    }
+
+    /// <summary>A condition whose asynchronous timeouts run on <paramref name="engine"/> (tests).</summary>
+    internal WaitableCondition(TimerEngine engine) => _engine = engine;
 
     /// <summary>Wakes every waiter so it re-evaluates its predicate.</summary>
     public void Notify()
@@ -117,62 +128,74 @@ public sealed class WaitableCondition
     /// Waits asynchronously until <paramref name="predicate"/> is true (true), <paramref name="timeout"/> passes (false),
     /// or <paramref name="cancellationToken"/> is cancelled (the task is cancelled).
     /// </summary>
+    /// <remarks>
+    /// The predicate runs outside the condition's lock, so it may take a lock that a producer holds while it calls
+    /// <see cref="Notify"/>. However many times the waiter is woken, the wait holds one timeout entry and one token
+    /// registration, both removed when it ends.
+    /// </remarks>
     public async ValueTask<bool> WaitAsync(Func<bool> predicate, TimeSpan timeout, CancellationToken cancellationToken = default)
     {
-        var deadline = Deadline(predicate, timeout);
-        while (true)
+        var milliseconds = CheckTimeout(predicate, timeout);
+        AsyncWaitStop? stop = null;
+        try
         {
-            TaskCompletionSource<bool> signal;
-            lock (_monitor)
+            while (true)
             {
-                if (predicate())
-                {
-                    return true;
-                }
-
-                signal = new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously);
-                (_asyncWaiters ??= new List<TaskCompletionSource<bool>>()).Add(signal);
-            }
-
-            try
-            {
-                cancellationToken.ThrowIfCancellationRequested();
-                var remaining = Remaining(deadline);
-                if (remaining == 0)
-                {
-                    return false;
-                }
-
-                if (remaining == Timeout.Infinite && !cancellationToken.CanBeCanceled)
-                {
-                    await signal.Task.ConfigureAwait(false);
-                }
-                else
-                {
-                    var delay = CoarseTimer.Delay(remaining, cancellationToken);
-                    if (await Task.WhenAny(signal.Task, delay).ConfigureAwait(false) == delay)
-                    {
-                        await delay.ConfigureAwait(false); // throws when cancelled
-                        if (predicate())
-                        {
-                            return true;
-                        }
-
-                        return false;
-                    }
-                }
-            }
-            finally
-            {
+                // Enlisted before the predicate is read: a Notify after the read completes this signal, so none is lost.
+                var signal = new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously);
                 lock (_monitor)
                 {
-                    _asyncWaiters?.Remove(signal);
+                    (_asyncWaiters ??= new List<TaskCompletionSource<bool>>()).Add(signal);
+                }
+
+                try
+                {
+                    if (predicate())
+                    {
+                        return true;
+                    }
+
+                    if (stop is null)
+                    {
+                        cancellationToken.ThrowIfCancellationRequested();
+                        if (milliseconds == 0)
+                        {
+                            return false;
+                        }
+
+                        if (milliseconds != Timeout.Infinite || cancellationToken.CanBeCanceled)
+                        {
+                            stop = new AsyncWaitStop(_engine, milliseconds, cancellationToken);
+                        }
+                    }
+
+                    stop?.Watch(signal);
+                    await signal.Task.ConfigureAwait(false);
+                }
+                finally
+                {
+                    lock (_monitor)
+                    {
+                        _asyncWaiters?.Remove(signal);
+                    }
+                }
+
+                if (stop is { HasFired: true })
+                {
+                    cancellationToken.ThrowIfCancellationRequested();
+
+                    // Timed out: one last look, as the blocking wait takes.
+                    return predicate();
                 }
             }
         }
+        finally
+        {
+            stop?.Dispose();
+        }
     }
 
-    private static long Deadline(Func<bool> predicate, TimeSpan timeout)
+    private static int CheckTimeout(Func<bool> predicate, TimeSpan timeout)
     {
         if (predicate is null)
         {
@@ -185,7 +208,13 @@ public sealed class WaitableCondition
             throw new ArgumentOutOfRangeException(nameof(timeout), timeout, "The timeout must be -1 ms (infinite) or between 0 and Int32.MaxValue ms.");
         }
 
-        return milliseconds == -1 ? long.MaxValue : Stopwatch.GetTimestamp() + StopwatchClock.Instance.FromMilliseconds(milliseconds);
+        return (int)milliseconds;
+    }
+
+    private static long Deadline(Func<bool> predicate, TimeSpan timeout)
+    {
+        var milliseconds = CheckTimeout(predicate, timeout);
+        return milliseconds == Timeout.Infinite ? long.MaxValue : Stopwatch.GetTimestamp() + StopwatchClock.Instance.FromMilliseconds(milliseconds);
     }
 
     private static int Remaining(long deadline) => deadline == long.MaxValue

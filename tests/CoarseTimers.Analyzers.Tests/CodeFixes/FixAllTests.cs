@@ -179,9 +179,8 @@ public class FixAllTests
                 {
                     while (!work.IsCompleted)
                     {
-                        using var linked = CoarseCancellationTokenSource.CreateLinkedTokenSource(token);
-                        linked.CancelAfter(500);
-                        await Task.WhenAny(work, CoarseTimer.Delay(100, new CoarseCancellationTokenSource(1000).Token), CoarseTimer.Delay(200, linked.Token));
+                        using var linked = CoarseTimeout.CreateLinkedTokenSource(token, 500);
+                        await Task.WhenAny(work, CoarseTimer.Delay(100, CoarseTimeout.After(1000)), CoarseTimer.Delay(200, linked.Token));
                         using var timer = new CoarseTimer(_ => SpinThenBlock.SpinUntil(() => work.IsCompleted, 50), null, 100, Timeout.Infinite);
                     }
                 }

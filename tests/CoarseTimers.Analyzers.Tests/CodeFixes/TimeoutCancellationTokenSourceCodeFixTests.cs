@@ -6,7 +6,7 @@ using Verify = CoarseTimers.Analyzers.Tests.CodeFixes.FixTest<
 
 namespace CoarseTimers.Analyzers.Tests.CodeFixes;
 
-public class TimeoutCancellationTokenSourceCodeFixTests
+public partial class TimeoutCancellationTokenSourceCodeFixTests
 {
     [Fact]
     public Task Timeout_constructors_with_using_declarations_and_statements() => Verify.VerifyAsync(
@@ -21,9 +21,12 @@ public class TimeoutCancellationTokenSourceCodeFixTests
                 using var first = {|CT0002:new CancellationTokenSource(TimeSpan.FromSeconds(1))|};
                 using (var second = {|CT0002:new CancellationTokenSource(100)|})
                 {
+                    second.Cancel();
                 }
 
                 using CancellationTokenSource third = {|CT0002:new CancellationTokenSource(millisecondsDelay: 100)|};
+                first.Cancel();
+                Console.WriteLine(third.IsCancellationRequested);
             }
         }
         """,
@@ -39,9 +42,12 @@ public class TimeoutCancellationTokenSourceCodeFixTests
                 using var first = new CoarseCancellationTokenSource(TimeSpan.FromSeconds(1));
                 using (var second = new CoarseCancellationTokenSource(100))
                 {
+                    second.Cancel();
                 }
 
-                using CancellationTokenSource third = new CoarseCancellationTokenSource(millisecondsDelay: 100);
+                using CoarseCancellationTokenSource third = new CoarseCancellationTokenSource(millisecondsDelay: 100);
+                first.Cancel();
+                Console.WriteLine(third.IsCancellationRequested);
             }
         }
         """);
@@ -57,8 +63,8 @@ public class TimeoutCancellationTokenSourceCodeFixTests
             {
                 CancellationTokenSource implicitType = {|CT0002:new(100)|};
                 var withInitializer = {|CT0002:new CancellationTokenSource(100) { }|};
-                implicitType.Dispose();
-                withInitializer.Dispose();
+                implicitType.Cancel();
+                withInitializer.Cancel();
             }
         }
         """,
@@ -70,10 +76,10 @@ public class TimeoutCancellationTokenSourceCodeFixTests
         {
             void M()
             {
-                CancellationTokenSource implicitType = new CoarseCancellationTokenSource(100);
+                CoarseCancellationTokenSource implicitType = new CoarseCancellationTokenSource(100);
                 var withInitializer = new CoarseCancellationTokenSource(100) { };
-                implicitType.Dispose();
-                withInitializer.Dispose();
+                implicitType.Cancel();
+                withInitializer.Cancel();
             }
         }
         """);
@@ -167,8 +173,7 @@ public class TimeoutCancellationTokenSourceCodeFixTests
         {
             async Task M(CancellationToken token)
             {
-                using var cts = CoarseCancellationTokenSource.CreateLinkedTokenSource(token);
-                cts.CancelAfter(100);
+                using var cts = CoarseTimeout.CreateLinkedTokenSource(token, 100);
                 await Task.Yield();
             }
         }

@@ -61,6 +61,60 @@ public class SpinThenBlockTests
     }
 
     [Fact]
+    public async Task The_ticker_pulses_blocked_waiters_and_stops_once_none_is_left()
+    {
+        var engine = new ManualEngine(resolutionMilliseconds: 1);
+        var ticker = new WaiterTicker(engine.Engine, TimeSpan.FromMilliseconds(1));
+        Assert.Equal(0, engine.Pending);
+
+        // No limit on the wait: only a pulse returns it.
+        var waiter = Task.Run(() => ticker.WaitForPulse(Timeout.Infinite));
+        Assert.True(SpinWait.SpinUntil(() => ticker.BlockedCount == 1, TimeSpan.FromSeconds(30)));
+        Assert.Equal(1, engine.Pending);
+        while (!waiter.IsCompleted)
+        {
+            engine.Advance(1);
+            await Task.Delay(1);
+        }
+
+        await waiter;
+        Assert.Equal(0, ticker.BlockedCount);
+
+        // With nobody blocked the pulse is renewed a few times (for the next wait of a frequent waiter), then stops.
+        Assert.Equal(1, engine.Pending);
+        for (var pulse = 0; pulse <= WaiterTicker.IdlePulsesBeforeStop; pulse++)
+        {
+            engine.Advance(1);
+        }
+
+        Assert.Equal(0, engine.Pending);
+    }
+
+#if !COARSE_NETFRAMEWORK
+    // Reachability is asserted on .NET only: Mono's conservative collector cannot be made to prove an object unreachable.
+    [Fact]
+    public void The_ticker_keeps_no_ExecutionContext_of_its_callers()
+    {
+        var engine = new ManualEngine(resolutionMilliseconds: 1);
+        var ticker = new WaiterTicker(engine.Engine, TimeSpan.FromMilliseconds(1));
+        var local = new AsyncLocal<object>();
+
+        // The first caller to block starts the shared pulse; what its AsyncLocals hold must not live on in the ticker.
+        Assert.True(Collectable.IsCollectedAfter(() =>
+        {
+            var payload = new object();
+            local.Value = payload;
+            ticker.WaitForPulse(1);
+
+            // The caller's own context lets go of it; only a copy captured by the ticker would keep it.
+            local.Value = null!;
+            return payload;
+        }));
+        GC.KeepAlive(ticker);
+    }
+#endif
+
+    [Fact]
     public void A_throwing_predicate_propagates_and_leaves_nothing_registered()
     {
         var calls = 0;

@@ -1,6 +1,7 @@
 using System;
 using System.Threading;
 using System.Threading.Tasks;
+using CoarseTimers.Tests.Infrastructure;
 using Xunit;
 
 namespace CoarseTimers.Tests.Waiting;
@@ -12,8 +13,9 @@ public class WaitableConditionTests
     {
         var condition = new WaitableCondition();
         var ready = false;
-        var waiter = Task.Run(() => condition.Wait(() => Volatile.Read(ref ready), TimeSpan.FromSeconds(30)));
-        SpinWait.SpinUntil(() => condition.WaiterCount == 1, TimeSpan.FromSeconds(30));
+        // No timeout: a waiter that Notify failed to wake would never return, and the bounded await below would fail.
+        var waiter = Task.Run(() => condition.Wait(() => Volatile.Read(ref ready), Timeout.InfiniteTimeSpan));
+        Assert.True(SpinWait.SpinUntil(() => condition.WaiterCount == 1, TimeSpan.FromSeconds(30)));
         Volatile.Write(ref ready, true);
         condition.Notify();
         Assert.True(await waiter.WaitAsync(TimeSpan.FromSeconds(30)));
@@ -25,11 +27,83 @@ public class WaitableConditionTests
     {
         var condition = new WaitableCondition();
         var ready = false;
-        var waiter = condition.WaitAsync(() => Volatile.Read(ref ready), TimeSpan.FromSeconds(30)).AsTask();
+        var waiter = condition.WaitAsync(() => Volatile.Read(ref ready), Timeout.InfiniteTimeSpan).AsTask();
         Assert.False(waiter.IsCompleted);
         Volatile.Write(ref ready, true);
         condition.Notify();
         Assert.True(await waiter.WaitAsync(TimeSpan.FromSeconds(30)));
+        Assert.Equal(0, condition.WaiterCount);
+    }
+
+    [Fact]
+    public async Task A_predicate_may_take_a_lock_the_producer_holds_while_notifying()
+    {
+        var condition = new WaitableCondition();
+        var producerLock = new object();
+        var ready = false;
+        using var predicateEntered = new ManualResetEventSlim();
+        using var producerHolds = new ManualResetEventSlim();
+        var producer = Task.Run(() =>
+        {
+            lock (producerLock)
+            {
+                producerHolds.Set();
+                Assert.True(predicateEntered.Wait(TimeSpan.FromSeconds(30)));
+                ready = true;
+                condition.Notify();
+            }
+        });
+        Assert.True(producerHolds.Wait(TimeSpan.FromSeconds(30)));
+        var consumer = Task.Run(() => condition.WaitAsync(
+            () =>
+            {
+                predicateEntered.Set();
+                lock (producerLock)
+                {
+                    return ready;
+                }
+            },
+            Timeout.InfiniteTimeSpan).AsTask());
+
+        // Were the predicate run under the condition's lock, the producer's Notify would wait for it forever.
+        await producer.WaitAsync(TimeSpan.FromSeconds(30));
+        Assert.True(await consumer.WaitAsync(TimeSpan.FromSeconds(30)));
+    }
+
+    [Fact]
+    public async Task An_async_wait_holds_one_timeout_entry_however_often_it_is_woken()
+    {
+        var engine = new ManualEngine();
+        var condition = new WaitableCondition(engine.Engine);
+        using var cancellation = new CancellationTokenSource();
+        var evaluations = 0;
+        var waiter = condition.WaitAsync(() => Interlocked.Increment(ref evaluations) < 0, TimeSpan.FromSeconds(30), cancellation.Token).AsTask();
+        for (var wakeUp = 1; wakeUp <= 50; wakeUp++)
+        {
+            condition.Notify();
+            Assert.True(SpinWait.SpinUntil(() => Volatile.Read(ref evaluations) > wakeUp && condition.WaiterCount == 1, TimeSpan.FromSeconds(30)));
+            Assert.Equal(1, engine.Pending);
+        }
+
+        Assert.False(waiter.IsCompleted);
+        cancellation.Cancel();
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => waiter.WaitAsync(TimeSpan.FromSeconds(30)));
+        Assert.Equal(0, engine.Pending);
+        Assert.Equal(0, condition.WaiterCount);
+    }
+
+    [Fact]
+    public async Task An_async_wait_times_out_no_earlier_than_asked_and_looks_once_more()
+    {
+        var engine = new ManualEngine();
+        var condition = new WaitableCondition(engine.Engine);
+        var waiter = condition.WaitAsync(() => false, TimeSpan.FromMilliseconds(100)).AsTask();
+        engine.Advance(99);
+        await Task.Delay(10);
+        Assert.False(waiter.IsCompleted);
+        engine.Advance(11);
+        Assert.False(await waiter.WaitAsync(TimeSpan.FromSeconds(30)));
+        Assert.Equal(0, engine.Pending);
         Assert.Equal(0, condition.WaiterCount);
     }
 

@@ -34,13 +34,12 @@ public class TimeoutCancellationTokenSourceCodeFixTests
             {
                 void M()
                 {
-                    using var a = new CoarseCancellationTokenSource(TimeSpan.FromSeconds(5));
-                    using (CancellationTokenSource b = new CoarseCancellationTokenSource(100) { })
+                    var aToken = CoarseTimeout.After(TimeSpan.FromSeconds(5));
                     {
+                        var bToken = CoarseTimeout.After(100);
                     }
 
-                    CancellationTokenSource c = new CoarseCancellationTokenSource(250);
-                    c.Dispose();
+                    var cToken = CoarseTimeout.After(250);
                 }
             }
             """);
@@ -72,9 +71,7 @@ public class TimeoutCancellationTokenSourceCodeFixTests
             {
                 void M(CancellationToken outer)
                 {
-                    using var linked = CoarseCancellationTokenSource.CreateLinkedTokenSource(outer);
-                    linked.CancelAfter(TimeSpan.FromSeconds(2));
-
+                    using var linked = CoarseTimeout.CreateLinkedTokenSource(outer, TimeSpan.FromSeconds(2));
                     CoarseCancellationTokenSource plain = new CoarseCancellationTokenSource();
                     plain.CancelAfter(100);
                     plain.CancelAfter(200);

@@ -1,0 +1,46 @@
+using System.Collections.Immutable;
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.Operations;
+
+namespace CoarseTimers.Analyzers.Internals;
+
+/// <summary>Walks over the implicit wrappers the compiler puts around values (conversions, delegate creations).</summary>
+internal static class OperationExtensions
+{
+    /// <summary>The value under any conversions: <c>(object)(long)5</c> is the constant <c>5</c>.</summary>
+    public static IOperation? WithoutConversions(this IOperation? operation)
+    {
+        while (operation is IConversionOperation conversion)
+        {
+            operation = conversion.Operand;
+        }
+
+        return operation;
+    }
+
+    /// <summary>The first ancestor that is not a conversion: where the value of <paramref name="operation"/> goes.</summary>
+    public static IOperation? ConsumerSkippingConversions(this IOperation operation)
+    {
+        var parent = operation.Parent;
+        while (parent is IConversionOperation)
+        {
+            parent = parent.Parent;
+        }
+
+        return parent;
+    }
+
+    /// <summary>The argument bound to the parameter at <paramref name="ordinal"/> (arguments are in evaluation order, named ones too).</summary>
+    public static IOperation? ArgumentFor(this ImmutableArray<IArgumentOperation> arguments, int ordinal)
+    {
+        foreach (var argument in arguments)
+        {
+            if (argument.Parameter?.Ordinal == ordinal)
+            {
+                return argument.Value;
+            }
+        }
+
+        return null;
+    }
+}

@@ -1,0 +1,47 @@
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.Operations;
+
+namespace CoarseTimers.Analyzers.Internals;
+
+/// <summary>Where a created value is stored; the analyzers and the code fixes ask the same question here.</summary>
+internal static class Storage
+{
+    /// <summary>
+    /// The local, field or property that <paramref name="value"/> initializes or is assigned to (through implicit
+    /// conversions), or null when it goes anywhere else (an argument, a return, a member access, a discard).
+    /// </summary>
+    public static ISymbol? Of(IOperation value)
+    {
+        var child = value;
+        var parent = value.Parent;
+        while (parent is IConversionOperation)
+        {
+            child = parent;
+            parent = parent.Parent;
+        }
+
+        return parent switch
+        {
+            IVariableInitializerOperation { Parent: IVariableDeclaratorOperation declarator } => declarator.Symbol,
+            IFieldInitializerOperation { InitializedFields.Length: 1 } field => field.InitializedFields[0],
+            IPropertyInitializerOperation { InitializedProperties.Length: 1 } property => property.InitializedProperties[0],
+            ISimpleAssignmentOperation assignment when ReferenceEquals(assignment.Value, child) => assignment.Target switch
+            {
+                ILocalReferenceOperation local => local.Local,
+                IFieldReferenceOperation field => field.Field,
+                IPropertyReferenceOperation property => property.Property,
+                _ => null,
+            },
+            _ => null,
+        };
+    }
+
+    /// <summary>The declared type of a local, field or property; null for anything else.</summary>
+    public static ITypeSymbol? TypeOf(ISymbol? storage) => storage switch
+    {
+        ILocalSymbol local => local.Type,
+        IFieldSymbol field => field.Type,
+        IPropertySymbol property => property.Type,
+        _ => null,
+    };
+}

@@ -1,0 +1,128 @@
+using System.Collections.Generic;
+using System.Linq;
+using System.Threading;
+using CoarseTimers.Analyzers.Internals;
+using CoarseTimers.Analyzers.Shared;
+using CoarseTimers.CodeFixes.Shared;
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp;
+using Microsoft.CodeAnalysis.CSharp.Syntax;
+using Microsoft.CodeAnalysis.Operations;
+
+namespace CoarseTimers.CodeFixes.Fixes;
+
+/// <summary>
+/// CT0002's cheapest rewrite: a timeout source used only for its token becomes <c>CoarseTimeout.After(t)</c>, a shared
+/// token with nothing to allocate or dispose. Offered only where that token behaves as the private one did for this
+/// site: the source is a local whose every use passes <c>.Token</c> by value to a call or disposes it (or the
+/// expression is <c>new CancellationTokenSource(t).Token</c> passed straight on). Then nobody cancels it early,
+/// registers on the source, reads its state, compares its token or lets the source escape, which are the
+/// differences docs/rules/CT0002.md lists for a shared token.
+/// </summary>
+internal static class TimeoutTokenRewrite
+{
+    public static IReadOnlyList<DocumentEdit>? TryCreate(IObjectCreationOperation creation, SemanticModel model, KnownSymbols symbols, CancellationToken cancellationToken)
+    {
+        if (symbols.CoarseTimeout is null || creation.Syntax is not BaseObjectCreationExpressionSyntax { ArgumentList: { Arguments.Count: 1 } arguments } syntax)
+        {
+            return null;
+        }
+
+        // `new CancellationTokenSource(t).Token` handed to a call: the source was never reachable, nor disposed.
+        if (creation.ConsumerSkippingConversions() is IPropertyReferenceOperation { Property.Name: nameof(System.Threading.CancellationTokenSource.Token) } token &&
+            token.Property.ContainingType.Is(symbols.CancellationTokenSource) && IsPassedByValue(token.Syntax))
+        {
+            return new[] { new DocumentEdit(token.Syntax, current => After(arguments, model, syntax.SpanStart).WithTriviaFrom(current)) };
+        }
+
+        if (Storage.Of(creation) is not ILocalSymbol local ||
+            local.DeclaringSyntaxReferences.FirstOrDefault()?.GetSyntax(cancellationToken) is not VariableDeclaratorSyntax { Parent: VariableDeclarationSyntax { Variables.Count: 1 } declaration } declarator ||
+            declarator.Initializer?.Value != syntax ||
+            StorageAnalysis.Analyze(local, model, cancellationToken) is not { AssignedValues.Count: 1 } storage)
+        {
+            return null;
+        }
+
+        var scope = declaration.Parent switch
+        {
+            LocalDeclarationStatementSyntax { Parent: BlockSyntax or GlobalStatementSyntax or SwitchSectionSyntax } statement => statement,
+            UsingStatementSyntax statement => (SyntaxNode)statement,
+            _ => null,
+        };
+        if (scope is null)
+        {
+            return null;
+        }
+
+        var edits = new List<DocumentEdit>();
+        var tokenName = FreeName(TokenName(local.Name), scope, model, cancellationToken);
+        foreach (var reference in storage.References)
+        {
+            switch (reference.Parent)
+            {
+                case MemberAccessExpressionSyntax { Name.Identifier.ValueText: nameof(System.Threading.CancellationTokenSource.Token) } access when access.Expression == reference && IsPassedByValue(access):
+                    edits.Add(new DocumentEdit(access, current => SyntaxFactory.IdentifierName(tokenName).WithTriviaFrom(current)));
+                    break;
+                case MemberAccessExpressionSyntax { Name.Identifier.ValueText: nameof(System.IDisposable.Dispose), Parent: InvocationExpressionSyntax { ArgumentList.Arguments.Count: 0, Parent: ExpressionStatementSyntax { Parent: BlockSyntax } dispose } }:
+                    edits.Add(DocumentEdit.Remove(dispose));
+                    break;
+                case ConditionalAccessExpressionSyntax { WhenNotNull: InvocationExpressionSyntax { Expression: MemberBindingExpressionSyntax { Name.Identifier.ValueText: nameof(System.IDisposable.Dispose) }, ArgumentList.Arguments.Count: 0 }, Parent: ExpressionStatementSyntax { Parent: BlockSyntax } dispose }:
+                    edits.Add(DocumentEdit.Remove(dispose));
+                    break;
+                default:
+                    return null;
+            }
+        }
+
+        var position = syntax.SpanStart;
+        edits.Add(new DocumentEdit(scope, current => current switch
+        {
+            LocalDeclarationStatementSyntax statement => TokenDeclaration(tokenName, After(arguments, model, position)).WithTriviaFrom(statement),
+            UsingStatementSyntax statement => SyntaxFactory.Block(
+                    new[] { TokenDeclaration(tokenName, After(arguments, model, position)) }
+                        .Concat(statement.Statement is BlockSyntax block ? block.Statements : SyntaxFactory.SingletonList(statement.Statement)))
+                .WithTriviaFrom(statement),
+            _ => current,
+        }));
+        return edits;
+    }
+
+    /// <summary>A token value handed to a method or constructor (not by reference, not compared, not stored by us).</summary>
+    private static bool IsPassedByValue(SyntaxNode tokenRead) =>
+        tokenRead.Parent is ArgumentSyntax { RefKindKeyword.RawKind: (int)SyntaxKind.None, Parent: ArgumentListSyntax { Parent: InvocationExpressionSyntax or BaseObjectCreationExpressionSyntax } };
+
+    private static InvocationExpressionSyntax After(ArgumentListSyntax arguments, SemanticModel model, int position) =>
+        SyntaxFactory.InvocationExpression(
+            RuntimeNames.StaticMember(RuntimeNames.CoarseTimeout, "After", model, position),
+            SyntaxFactory.ArgumentList(SyntaxFactory.SeparatedList(arguments.Arguments.Select(a => a.WithNameColon(null)))));
+
+    private static LocalDeclarationStatementSyntax TokenDeclaration(string name, ExpressionSyntax value) =>
+        SyntaxFactory.LocalDeclarationStatement(
+            SyntaxFactory.VariableDeclaration(
+                SyntaxFactory.IdentifierName("var"),
+                SyntaxFactory.SingletonSeparatedList(SyntaxFactory.VariableDeclarator(name).WithInitializer(SyntaxFactory.EqualsValueClause(value)))))
+        .WithAdditionalAnnotations(Microsoft.CodeAnalysis.Formatting.Formatter.Annotation);
+
+    /// <summary>
+    /// <c>ctsToken</c> for <c>cts</c>: the source's name plus a suffix, so that two sources of one member, rewritten in
+    /// one Fix All pass, never pick the same name.
+    /// </summary>
+    private static string TokenName(string sourceName) => sourceName + "Token";
+
+    /// <summary><paramref name="name"/>, or it numbered, so that it neither hides nor clashes with anything the member sees or declares.</summary>
+    private static string FreeName(string name, SyntaxNode statement, SemanticModel model, CancellationToken cancellationToken)
+    {
+        var member = statement.FirstAncestorOrSelf<SyntaxNode>(n => n is MemberDeclarationSyntax or CompilationUnitSyntax) ?? statement;
+        var declared = new HashSet<string>(member.DescendantTokens().Where(t => t.IsKind(SyntaxKind.IdentifierToken)).Select(t => t.ValueText));
+        for (var i = 1; ; i++)
+        {
+            var candidate = i == 1 ? name : name + i;
+            if (!declared.Contains(candidate) && model.LookupSymbols(statement.SpanStart, name: candidate).IsEmpty)
+            {
+                return candidate;
+            }
+
+            cancellationToken.ThrowIfCancellationRequested();
+        }
+    }
+}

@@ -1,0 +1,99 @@
+using System.Collections.Generic;
+using System.Linq;
+using System.Threading;
+using System.Threading.Tasks;
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp.Syntax;
+using Microsoft.CodeAnalysis.Editing;
+using Microsoft.CodeAnalysis.Simplification;
+
+namespace CoarseTimers.CodeFixes.Shared;
+
+/// <summary>
+/// Adds <c>using CoarseTimers;</c> for the names a fix wrote, but only when no name already in the file changes what it
+/// binds to. A file that uses its own <c>HotPathAttribute</c> as <c>[HotPath]</c> (or its own <c>CoarseTimer</c>, ...)
+/// through a using directive or a global using would otherwise get an ambiguous reference (CS0104); there the import is
+/// left out and the fix's names stay qualified, as <see cref="RuntimeNames"/> wrote them.
+/// </summary>
+internal static class SafeImports
+{
+    public static async Task<Document> AddAsync(Document document, CancellationToken cancellationToken)
+    {
+        var imported = await ImportAdder.AddImportsAsync(document, Simplifier.AddImportsAnnotation, cancellationToken: cancellationToken).ConfigureAwait(false);
+        if (imported == document)
+        {
+            return document;
+        }
+
+        var before = await document.GetSemanticModelAsync(cancellationToken).ConfigureAwait(false);
+        var after = await imported.GetSemanticModelAsync(cancellationToken).ConfigureAwait(false);
+        if (before is null || after is null)
+        {
+            return document;
+        }
+
+        // Only names the new directive can bring into scope can change binding: the namespace's type names (attribute
+        // names also without their suffix) and its extension methods.
+        var imports = ImportedNames(before.Compilation);
+        if (imports.Count == 0)
+        {
+            return imported;
+        }
+
+        var oldNames = NamesIn(before, imports, cancellationToken);
+        var newNames = NamesIn(after, imports, cancellationToken);
+        if (oldNames.Count != newNames.Count)
+        {
+            return document;
+        }
+
+        for (var i = 0; i < oldNames.Count; i++)
+        {
+            if (Binding(before, oldNames[i], cancellationToken) != Binding(after, newNames[i], cancellationToken))
+            {
+                return document;
+            }
+        }
+
+        return imported;
+    }
+
+    private static HashSet<string> ImportedNames(Compilation compilation)
+    {
+        var names = new HashSet<string>();
+        var runtime = compilation.GlobalNamespace.GetNamespaceMembers().FirstOrDefault(n => n.Name == RuntimeNames.Namespace);
+        foreach (var type in runtime is null ? System.Collections.Immutable.ImmutableArray<INamedTypeSymbol>.Empty : runtime.GetTypeMembers())
+        {
+            names.Add(type.Name);
+            const string Suffix = "Attribute";
+            if (type.Name.Length > Suffix.Length && type.Name.EndsWith(Suffix, System.StringComparison.Ordinal))
+            {
+                names.Add(type.Name.Substring(0, type.Name.Length - Suffix.Length));
+            }
+
+            if (type.MightContainExtensionMethods)
+            {
+                names.UnionWith(type.GetMembers().OfType<IMethodSymbol>().Where(m => m.IsExtensionMethod).Select(m => m.Name));
+            }
+        }
+
+        return names;
+    }
+
+    /// <summary>The simple names in the document (outside using directives) that <paramref name="imports"/> could capture, in document order.</summary>
+    private static List<SimpleNameSyntax> NamesIn(SemanticModel model, HashSet<string> imports, CancellationToken cancellationToken) =>
+        model.SyntaxTree.GetRoot(cancellationToken).DescendantNodes(n => n is not UsingDirectiveSyntax)
+            .OfType<SimpleNameSyntax>()
+            .Where(n => imports.Contains(n.Identifier.ValueText))
+            .ToList();
+
+    /// <summary>What <paramref name="name"/> binds to, as text comparable across the two compilations (source symbols differ per compilation).</summary>
+    private static string Binding(SemanticModel model, SimpleNameSyntax name, CancellationToken cancellationToken)
+    {
+        var info = model.GetSymbolInfo(name, cancellationToken);
+        var symbol = info.Symbol ?? info.CandidateSymbols.FirstOrDefault();
+        return symbol is null
+            ? info.CandidateReason.ToString()
+            : info.CandidateReason + " " + symbol.Kind + " " + symbol.ContainingAssembly?.Name + " " + symbol.ToDisplayString(SymbolDisplayFormat.FullyQualifiedFormat);
+    }
+}

@@ -1,0 +1,301 @@
+using System.Threading.Tasks;
+using Xunit;
+using Verify = CoarseTimers.Analyzers.Tests.CodeFixes.FixTest<
+    CoarseTimers.Analyzers.Rules.TimeoutCancellationTokenSourceAnalyzer,
+    CoarseTimers.CodeFixes.Fixes.TimeoutCancellationTokenSourceCodeFixProvider>;
+
+namespace CoarseTimers.Analyzers.Tests.CodeFixes;
+
+/// <summary>
+/// Which replacement each shape gets: the shared timeout token, the linked timeout, the coarse source, or nothing (a
+/// coarse source that could be reached through a <c>CancellationTokenSource</c> reference would run the BCL's
+/// non-virtual <c>CancelAfter</c>/<c>TryReset</c> while its coarse timeout stays armed).
+/// </summary>
+public partial class TimeoutCancellationTokenSourceCodeFixTests
+{
+    [Fact]
+    public Task A_source_used_only_for_its_token_becomes_a_shared_timeout_token() => Verify.VerifyAsync(
+        """
+        using System;
+        using System.IO;
+        using System.Threading;
+        using System.Threading.Tasks;
+
+        class C
+        {
+            async Task M(Stream stream, byte[] buffer, TimeSpan timeout, CancellationToken sourceToken)
+            {
+                using var cts = {|CT0002:new CancellationTokenSource(timeout)|};
+                await stream.ReadAsync(buffer, 0, buffer.Length, cts.Token);
+                await stream.FlushAsync(cts.Token);
+
+                using (var requestCts = {|CT0002:new CancellationTokenSource(100)|})
+                {
+                    await Task.Run(() => { }, requestCts.Token);
+                }
+
+                var source = {|CT0002:new CancellationTokenSource(millisecondsDelay: 50)|};
+                try
+                {
+                    await stream.WriteAsync(buffer, 0, 1, source.Token);
+                }
+                finally
+                {
+                    source.Dispose();
+                }
+
+                await stream.FlushAsync({|CT0002:new CancellationTokenSource(25)|}.Token);
+            }
+        }
+        """,
+        """
+        using System;
+        using System.IO;
+        using System.Threading;
+        using System.Threading.Tasks;
+        using CoarseTimers;
+
+        class C
+        {
+            async Task M(Stream stream, byte[] buffer, TimeSpan timeout, CancellationToken sourceToken)
+            {
+                var ctsToken = CoarseTimeout.After(timeout);
+                await stream.ReadAsync(buffer, 0, buffer.Length, ctsToken);
+                await stream.FlushAsync(ctsToken);
+
+                {
+                    var requestCtsToken = CoarseTimeout.After(100);
+                    await Task.Run(() => { }, requestCtsToken);
+                }
+
+                var sourceToken2 = CoarseTimeout.After(50);
+                try
+                {
+                    await stream.WriteAsync(buffer, 0, 1, sourceToken2);
+                }
+                finally
+                {
+                }
+
+                await stream.FlushAsync(CoarseTimeout.After(25));
+            }
+        }
+        """);
+
+    [Theory]
+    [InlineData("cts.Cancel();")]
+    [InlineData("cts.Token.Register(() => { });")]
+    [InlineData("Console.WriteLine(cts.IsCancellationRequested);")]
+    [InlineData("Console.WriteLine(cts.Token.IsCancellationRequested);")]
+    [InlineData("try { } catch (OperationCanceledException e) when (e.CancellationToken == cts.Token) { }")]
+    [InlineData("var token = cts.Token;")]
+    public Task A_source_cancelled_registered_read_or_compared_keeps_a_source_of_its_own(string use) => Verify.VerifyAsync(
+        $$"""
+        using System;
+        using System.Threading;
+        using System.Threading.Tasks;
+
+        class C
+        {
+            async Task M()
+            {
+                using var cts = {|CT0002:new CancellationTokenSource(100)|};
+                await Task.Delay(1, cts.Token);
+                {{use}}
+            }
+        }
+        """,
+        $$"""
+        using System;
+        using System.Threading;
+        using System.Threading.Tasks;
+        using CoarseTimers;
+
+        class C
+        {
+            async Task M()
+            {
+                using var cts = new CoarseCancellationTokenSource(100);
+                await Task.Delay(1, cts.Token);
+                {{use}}
+            }
+        }
+        """);
+
+    [Fact]
+    public Task A_linked_source_armed_once_right_after_creation_becomes_a_linked_timeout() => Verify.VerifyAsync(
+        """
+        using System;
+        using System.Threading;
+        using System.Threading.Tasks;
+
+        class C
+        {
+            async Task M(CancellationToken token, TimeSpan timeout)
+            {
+                using var cts = CancellationTokenSource.CreateLinkedTokenSource(token);
+                {|CT0002:cts.CancelAfter(timeout)|};
+                await Task.Run(() => { }, cts.Token);
+                cts.Cancel();
+
+                using (var other = CancellationTokenSource.CreateLinkedTokenSource(token))
+                {
+                    {|CT0002:other.CancelAfter(millisecondsDelay: 100)|};
+                    await Task.Run(() => { }, other.Token);
+                }
+            }
+        }
+        """,
+        """
+        using System;
+        using System.Threading;
+        using System.Threading.Tasks;
+        using CoarseTimers;
+
+        class C
+        {
+            async Task M(CancellationToken token, TimeSpan timeout)
+            {
+                using var cts = CoarseTimeout.CreateLinkedTokenSource(token, timeout);
+                await Task.Run(() => { }, cts.Token);
+                cts.Cancel();
+
+                using (var other = CoarseTimeout.CreateLinkedTokenSource(token, millisecondsDelay: 100))
+                {
+                    await Task.Run(() => { }, other.Token);
+                }
+            }
+        }
+        """);
+
+    [Theory]
+    [InlineData("Console.WriteLine();\n        {|CT0002:cts.CancelAfter(100)|};", "Console.WriteLine();\n        cts.CancelAfter(100);")]
+    [InlineData("{|CT0002:cts.CancelAfter(100)|};\n        {|CT0002:cts.CancelAfter(200)|};", "cts.CancelAfter(100);\n        cts.CancelAfter(200);")]
+    [InlineData("{|CT0002:cts.CancelAfter(100)|};\n        cts.TryReset();", "cts.CancelAfter(100);\n        cts.TryReset();")]
+    public Task A_linked_source_armed_late_or_re_armed_keeps_a_coarse_source(string arms, string fixedArms) => Verify.VerifyAsync(
+        $$"""
+        using System;
+        using System.Threading;
+
+        class C
+        {
+            void M(CancellationToken token)
+            {
+                using var cts = CancellationTokenSource.CreateLinkedTokenSource(token);
+                {{arms}}
+            }
+        }
+        """,
+        $$"""
+        using System;
+        using System.Threading;
+        using CoarseTimers;
+
+        class C
+        {
+            void M(CancellationToken token)
+            {
+                using var cts = CoarseCancellationTokenSource.CreateLinkedTokenSource(token);
+                {{fixedArms}}
+            }
+        }
+        """);
+
+    [Theory]
+    [InlineData("Use(cts);")]
+    [InlineData("Keep = cts;")]
+    [InlineData("CancellationTokenSource other = cts;")]
+    [InlineData("object boxed = cts;")]
+    [InlineData("var list = new List<CancellationTokenSource> { cts };")]
+    [InlineData("var array = new[] { cts };")]
+    [InlineData("Func<CancellationTokenSource> later = () => cts;")]
+    [InlineData("var cast = (CancellationTokenSource)cts;")]
+    [InlineData("cts.Rearm();")]
+    [InlineData("var pair = (cts, 1);")]
+    public Task No_coarse_source_where_a_CancellationTokenSource_reference_could_reach_it(string use) => Verify.VerifyNotOfferedAsync(
+        $$"""
+        using System;
+        using System.Collections.Generic;
+        using System.Threading;
+
+        static class Extensions
+        {
+            public static void Rearm(this CancellationTokenSource source) => source.Cancel();
+        }
+
+        class C
+        {
+            public CancellationTokenSource Keep;
+
+            static void Use(CancellationTokenSource source) => source.Cancel();
+
+            void M()
+            {
+                using var cts = {|CT0002:new CancellationTokenSource(100)|};
+                cts.Cancel();
+                {{use}}
+            }
+        }
+        """);
+
+    [Theory]
+    [InlineData("Use({|CT0002:new CancellationTokenSource(100)|});")]
+    [InlineData("Keep = {|CT0002:new CancellationTokenSource(100)|};")]
+    [InlineData("IDisposable d = {|CT0002:new CancellationTokenSource(100)|};\n        Console.WriteLine(d);")]
+    [InlineData("Use(CancellationTokenSource.CreateLinkedTokenSource(default(CancellationToken)));\n        var linked = CancellationTokenSource.CreateLinkedTokenSource(default(CancellationToken));\n        {|CT0002:linked.CancelAfter(100)|};\n        Use(linked);")]
+    public Task No_coarse_source_for_a_creation_handed_to_a_base_typed_location(string body) => Verify.VerifyNotOfferedAsync(
+        $$"""
+        using System;
+        using System.Threading;
+
+        class C
+        {
+            public CancellationTokenSource Keep;
+
+            static CancellationTokenSource Make() => {|CT0002:new CancellationTokenSource(100)|};
+
+            static void Use(CancellationTokenSource source) => source.Cancel();
+
+            void M()
+            {
+                {{body}}
+            }
+        }
+        """);
+
+    [Fact]
+    public Task A_coarse_source_seen_only_as_IDisposable_is_still_rewritten() => Verify.VerifyAsync(
+        """
+        using System;
+        using System.Threading;
+
+        class C
+        {
+            static void Release(IDisposable resource) => resource.Dispose();
+
+            void M()
+            {
+                var cts = {|CT0002:new CancellationTokenSource(100)|};
+                cts.Cancel();
+                Release(cts);
+            }
+        }
+        """,
+        """
+        using System;
+        using System.Threading;
+        using CoarseTimers;
+
+        class C
+        {
+            static void Release(IDisposable resource) => resource.Dispose();
+
+            void M()
+            {
+                var cts = new CoarseCancellationTokenSource(100);
+                cts.Cancel();
+                Release(cts);
+            }
+        }
+        """);
+}

@@ -1,0 +1,93 @@
+using System;
+using System.Collections.Concurrent;
+using System.Collections.Generic;
+using System.Collections.Immutable;
+using System.IO;
+using System.Linq;
+using System.Reflection;
+using System.Threading;
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp;
+using Microsoft.CodeAnalysis.Diagnostics;
+using Microsoft.CodeAnalysis.Text;
+
+namespace CoarseTimers.AnalyzerHost;
+
+/// <summary>
+/// Compiles one <see cref="SourceProject"/> against the net8.0 reference assemblies and runs the loaded analyzers on it
+/// with <see cref="CompilationWithAnalyzers"/>, as the compiler does after binding. Compiler errors (unresolved
+/// references) are expected and ignored; analyzer exceptions are collected, never swallowed.
+/// </summary>
+internal static class AnalyzerRun
+{
+    // What `dotnet build` defines for net8.0 Release; sources under #if for other targets are skipped as a build would.
+    private static readonly string[] s_preprocessorSymbols =
+    {
+        "TRACE", "RELEASE", "NET", "NETCOREAPP", "NET8_0", "NET8_0_OR_GREATER", "NET7_0_OR_GREATER", "NET6_0_OR_GREATER",
+        "NET5_0_OR_GREATER", "NETCOREAPP3_1_OR_GREATER", "NETCOREAPP3_0_OR_GREATER", "NETCOREAPP2_2_OR_GREATER",
+        "NETCOREAPP2_1_OR_GREATER", "NETCOREAPP2_0_OR_GREATER", "NETCOREAPP1_1_OR_GREATER", "NETCOREAPP1_0_OR_GREATER",
+    };
+
+    // The SDK's implicit usings for Microsoft.NET.Sdk, added when a project enables them.
+    private const string ImplicitUsingsSource =
+        "global using global::System;\nglobal using global::System.Collections.Generic;\nglobal using global::System.IO;\n" +
+        "global using global::System.Linq;\nglobal using global::System.Net.Http;\nglobal using global::System.Threading;\n" +
+        "global using global::System.Threading.Tasks;\n";
+
+    private static readonly Lazy<ImmutableArray<MetadataReference>> s_references = new(LoadReferences);
+
+    public static RunResult Run(SourceProject project, ImmutableArray<DiagnosticAnalyzer> analyzers, CancellationToken cancellationToken = default)
+    {
+        var parseOptions = new CSharpParseOptions(LanguageVersion.Latest, DocumentationMode.None, SourceCodeKind.Regular, s_preprocessorSymbols);
+        var trees = new List<SyntaxTree>();
+        foreach (var file in project.Files)
+        {
+            using var stream = File.OpenRead(file);
+            trees.Add(CSharpSyntaxTree.ParseText(SourceText.From(stream), parseOptions, file, cancellationToken));
+        }
+
+        if (project.ImplicitUsings)
+        {
+            trees.Add(CSharpSyntaxTree.ParseText(ImplicitUsingsSource, parseOptions, Path.Combine(project.Folder, "obj", "ImplicitUsings.g.cs"), cancellationToken: cancellationToken));
+        }
+
+        var options = new CSharpCompilationOptions(
+            project.IsExe ? OutputKind.ConsoleApplication : OutputKind.DynamicallyLinkedLibrary,
+            allowUnsafe: true,
+            nullableContextOptions: NullableContextOptions.Enable,
+            concurrentBuild: false);
+        var compilation = CSharpCompilation.Create(project.AssemblyName, trees, s_references.Value, options);
+
+        var exceptions = new ConcurrentBag<string>();
+        var withAnalyzers = compilation.WithAnalyzers(analyzers, new CompilationWithAnalyzersOptions(
+            new AnalyzerOptions(ImmutableArray<AdditionalText>.Empty),
+            (exception, analyzer, diagnostic) => exceptions.Add($"{analyzer.GetType().Name}: {exception.GetType().Name}: {exception.Message} ({diagnostic.Location.GetLineSpan()})"),
+            concurrentAnalysis: false,
+            logAnalyzerExecutionTime: false,
+            reportSuppressedDiagnostics: false,
+            analyzerExceptionFilter: null));
+        var diagnostics = withAnalyzers.GetAnalyzerDiagnosticsAsync(cancellationToken).GetAwaiter().GetResult();
+        var ad0001 = diagnostics.Where(d => d.Id == "AD0001").ToList();
+        foreach (var d in ad0001)
+        {
+            exceptions.Add(d.GetMessage());
+        }
+
+        return new RunResult(project, diagnostics.Where(d => d.Id != "AD0001").ToImmutableArray(), ad0001.Count, exceptions.Distinct().ToImmutableArray());
+    }
+
+    private static ImmutableArray<MetadataReference> LoadReferences()
+    {
+        var directory = typeof(AnalyzerRun).Assembly.GetCustomAttributes<AssemblyMetadataAttribute>()
+            .Single(a => a.Key == "ReferenceAssemblies").Value!;
+        if (!Directory.Exists(directory))
+        {
+            throw new InvalidOperationException($"Reference assemblies not found at '{directory}'. Run 'dotnet restore tools/AnalyzerHost' first.");
+        }
+
+        return Directory.EnumerateFiles(directory, "*.dll").Select(p => (MetadataReference)MetadataReference.CreateFromFile(p)).ToImmutableArray();
+    }
+}
+
+/// <summary>The analyzers' diagnostics on one project, the AD0001 count and every analyzer exception message.</summary>
+internal sealed record RunResult(SourceProject Project, ImmutableArray<Diagnostic> Diagnostics, int AD0001, ImmutableArray<string> Exceptions);

@@ -1,0 +1,98 @@
+using System;
+using System.Collections.Generic;
+using System.Collections.Immutable;
+using System.IO;
+using System.Linq;
+using System.Text.RegularExpressions;
+
+namespace CoarseTimers.AnalyzerHost;
+
+/// <summary>
+/// One compilation's worth of sources, taken from a folder as it is: the <c>.cs</c> files under the folder of a
+/// <c>.csproj</c> (without <c>bin</c>/<c>obj</c> and without sub-folders that hold a project of their own). From the
+/// project file only what changes binding or the analyzers' view is read: the assembly name (test-project detection),
+/// <c>OutputType</c> (entry points) and <c>ImplicitUsings</c> (there or in a <c>Directory.Build.props</c> above it).
+/// Package and project references are not resolved: each compilation sees the net8.0 reference assemblies only.
+/// </summary>
+internal sealed record SourceProject(string Folder, string AssemblyName, bool IsExe, bool ImplicitUsings, ImmutableArray<string> Files)
+{
+    private static readonly Regex s_assemblyName = new("<AssemblyName>\\s*([^<$]+?)\\s*</AssemblyName>", RegexOptions.IgnoreCase);
+    private static readonly Regex s_exe = new("<OutputType>\\s*(Exe|WinExe)\\s*</OutputType>", RegexOptions.IgnoreCase);
+    private static readonly Regex s_implicitUsings = new("<ImplicitUsings>\\s*(enable|true)\\s*</ImplicitUsings>", RegexOptions.IgnoreCase);
+
+    /// <summary>The project whose folder is <paramref name="folder"/>, or a loose folder named after itself.</summary>
+    public static SourceProject FromFolder(string folder, string? stopAt = null)
+    {
+        folder = Path.GetFullPath(folder);
+        var project = Directory.EnumerateFiles(folder, "*.csproj").OrderBy(p => p, StringComparer.Ordinal).FirstOrDefault();
+        var text = project is null ? string.Empty : File.ReadAllText(project);
+        var name = s_assemblyName.Match(text) is { Success: true } m
+            ? m.Groups[1].Value
+            : Path.GetFileNameWithoutExtension(project ?? folder);
+        return new SourceProject(
+            folder,
+            name,
+            s_exe.IsMatch(text),
+            s_implicitUsings.IsMatch(text) || InheritsImplicitUsings(folder, stopAt),
+            SourcesUnder(folder).ToImmutableArray());
+    }
+
+    /// <summary>The folder of the nearest project file at or above <paramref name="file"/>, up to <paramref name="root"/>.</summary>
+    public static string? ProjectFolderOf(string file, string root)
+    {
+        root = Path.GetFullPath(root);
+        for (var dir = Path.GetDirectoryName(Path.GetFullPath(file)); dir is not null && dir.StartsWith(root, StringComparison.Ordinal); dir = Path.GetDirectoryName(dir))
+        {
+            if (Directory.EnumerateFiles(dir, "*.csproj").Any())
+            {
+                return dir;
+            }
+        }
+
+        return null;
+    }
+
+    private static IEnumerable<string> SourcesUnder(string folder)
+    {
+        var pending = new Stack<string>();
+        pending.Push(folder);
+        while (pending.Count > 0)
+        {
+            var dir = pending.Pop();
+            foreach (var file in Directory.EnumerateFiles(dir, "*.cs").OrderBy(p => p, StringComparer.Ordinal))
+            {
+                yield return file;
+            }
+
+            foreach (var sub in Directory.EnumerateDirectories(dir))
+            {
+                var name = Path.GetFileName(sub);
+                if (name is "bin" or "obj" || name.StartsWith('.') || Directory.EnumerateFiles(sub, "*.csproj").Any())
+                {
+                    continue;
+                }
+
+                pending.Push(sub);
+            }
+        }
+    }
+
+    private static bool InheritsImplicitUsings(string folder, string? stopAt)
+    {
+        for (var dir = folder; dir is not null; dir = Path.GetDirectoryName(dir))
+        {
+            var props = Path.Combine(dir, "Directory.Build.props");
+            if (File.Exists(props) && s_implicitUsings.IsMatch(File.ReadAllText(props)))
+            {
+                return true;
+            }
+
+            if (stopAt is not null && string.Equals(Path.GetFullPath(dir), Path.GetFullPath(stopAt), StringComparison.Ordinal))
+            {
+                break;
+            }
+        }
+
+        return false;
+    }
+}
