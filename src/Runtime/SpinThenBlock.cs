@@ -36,7 +36,7 @@ public static class SpinThenBlock
     private static long s_typicalBlockedTimestamps;
 
     [ThreadStatic]
-    private static object? t_gate;
+    private static object? s_threadGate;
 
     private static readonly long s_spinBudgetTimestamps = Math.Max(1, Stopwatch.Frequency * SpinBudget.Ticks / TimeSpan.TicksPerSecond);
 
@@ -121,7 +121,7 @@ public static class SpinThenBlock
         var firstBlock = FirstBlockMilliseconds(deadline, blockedAt);
         if (firstBlock > 0)
         {
-            var gate = t_gate ??= new object();
+            var gate = s_threadGate ??= new object();
             lock (gate)
             {
                 // Nobody pulses this thread's gate: a timed block without Thread.Sleep.
