@@ -125,7 +125,8 @@ build_all() { # build_all DIR LOG: restores and builds the listed projects and t
   local dir="$1" log="$2" p
   : >"$log"
   for p in "${libs[@]}" "$tests"; do
-    (cd "$dir" && dotnet build "$p" "${common_props[@]}" "${props[@]}" -v minimal -consoleLoggerParameters:NoSummary) >>"$log" 2>&1
+    # Not incremental: a project left as it was must still report the diagnostics it keeps.
+    (cd "$dir" && dotnet build "$p" "${common_props[@]}" "${props[@]}" --no-incremental -v minimal -consoleLoggerParameters:NoSummary) >>"$log" 2>&1
   done
 }
 
