@@ -1,4 +1,5 @@
 using System.Collections.Generic;
+using System.Diagnostics;
 using System.Threading;
 
 namespace CoarseTimers.Timing;
@@ -101,6 +102,7 @@ internal sealed class TimerShard
     public bool Cancel(TimerTicket ticket)
     {
         var entry = ticket.Entry!;
+        Debug.Assert(ReferenceEquals(entry.Shard, this), "a ticket is cancelled on its entry's own shard");
         lock (_lock)
         {
             if (entry.Generation != ticket.Generation || entry.Slot < 0)
@@ -144,6 +146,8 @@ internal sealed class TimerShard
 
     private void Release(TimerEntry entry)
     {
+        Debug.Assert(Monitor.IsEntered(_lock), "entries are released under the shard lock");
+        Debug.Assert(entry.Slot < 0 && entry.Previous is null && entry.Next is null, "only an unlinked entry is pooled");
         entry.Generation++;
         entry.Target = null;
         if (_pooled < MaxPooledEntries)
