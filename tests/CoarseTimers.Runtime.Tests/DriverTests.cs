@@ -70,17 +70,21 @@ public class DriverTests
     [Fact]
     public void An_idle_engine_ends_its_driver_thread_and_starts_another_on_demand()
     {
-        var engine = new TimerEngine(new CoarseTimerOptions { Resolution = TimeSpan.FromMilliseconds(1) }, StopwatchClock.Instance, lingerMilliseconds: 1);
+        // Callbacks inline, so the target sees the driver thread itself (it may end before this thread looks).
+        var engine = new TimerEngine(new CoarseTimerOptions { Resolution = TimeSpan.FromMilliseconds(1) }, StopwatchClock.Instance, inlineCallbacks: true, lingerMilliseconds: 1);
+        Thread? previous = null;
         for (var round = 0; round < 3; round++)
         {
             using var done = new CountdownEvent(1);
-            engine.Schedule(new LatenessTarget(2, done), 2);
-            var driver = engine.DriverThread;
-            Assert.NotNull(driver);
+            var target = new LatenessTarget(2, done);
+            engine.Schedule(target, 2);
             Assert.True(done.Wait(TimeSpan.FromSeconds(30)), $"round {round}: the timer never fired");
+            var driver = target.FiredOn!;
+            Assert.NotSame(previous, driver);
 
             // Nothing pending: after its linger the thread ends (an engine nobody uses then keeps no thread).
-            Assert.True(driver!.Join(TimeSpan.FromSeconds(30)), $"round {round}: the idle driver thread did not end");
+            Assert.True(driver.Join(TimeSpan.FromSeconds(30)), $"round {round}: the idle driver thread did not end");
+            previous = driver;
         }
     }
 
@@ -102,9 +106,12 @@ public class DriverTests
 
         public long FiredAt { get; private set; }
 
+        public Thread? FiredOn { get; private set; }
+
         public void OnExpired(TimerTicket ticket)
         {
             FiredAt = Stopwatch.GetTimestamp();
+            FiredOn = Thread.CurrentThread;
             _done.Signal();
         }
     }

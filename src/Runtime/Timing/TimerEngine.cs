@@ -48,6 +48,7 @@ internal sealed class TimerEngine
     private readonly bool _inlineCallbacks;
     private readonly AutoResetEvent _wake = new(false);
     private readonly object _scanLock = new();
+    private readonly List<long> _expiredDueTicks = new();
     private readonly object _driverStartLock = new();
     private readonly long _lingerMilliseconds;
     private readonly bool _stopwatchClock;
@@ -82,13 +83,21 @@ internal sealed class TimerEngine
         _shardMask = _shards.Length - 1;
     }
 
-    /// <summary>The process-wide engine, configured from the environment (<see cref="CoarseTimerOptions"/>).</summary>
-    public static TimerEngine Default =>
-        Volatile.Read(ref s_default) ?? Interlocked.CompareExchange(ref s_default, new TimerEngine(CoarseTimerOptions.FromEnvironment(), StopwatchClock.Instance), null) ?? s_default!;
+    /// <summary>
+    /// The process-wide engine, configured from the environment (<see cref="CoarseTimerOptions"/>); it publishes the
+    /// <see cref="TimerMetrics.MeterName"/> meter when it is created.
+    /// </summary>
+    public static TimerEngine Default => Volatile.Read(ref s_default) ?? CreateDefault();
+
+    /// <summary>The meter of this engine, or null (engines made by tests publish none unless they ask).</summary>
+    internal TimerMetrics? Metrics { get; private set; }
 
     public TimerClock Clock { get; }
 
     public TimeSpan Resolution { get; }
+
+    /// <summary>Shards in this engine (reported by the metrics).</summary>
+    public int ShardCount => _shards.Length;
 
     internal bool RunsDriver { get; }
 
@@ -105,6 +114,43 @@ internal sealed class TimerEngine
 
             return count;
         }
+    }
+
+    /// <summary>Entries scheduled in all shards since creation (racy across shards).</summary>
+    internal long ScheduledCount => SumOverShards(static shard => shard.ScheduledCount);
+
+    /// <summary>Entries expired and dispatched in all shards since creation (racy across shards).</summary>
+    internal long FiredCount => SumOverShards(static shard => shard.FiredCount);
+
+    /// <summary>Entries removed before expiry in all shards since creation (racy across shards).</summary>
+    internal long CancelledCount => SumOverShards(static shard => shard.CancelledCount);
+
+    /// <summary>Publishes this engine's instruments under <paramref name="meterName"/> (once per engine).</summary>
+    internal TimerMetrics PublishMetrics(string meterName) => Metrics ??= new TimerMetrics(this, meterName);
+
+    // Read by the metrics only, when a listener collects.
+    private long SumOverShards(Func<TimerShard, long> count)
+    {
+        long sum = 0;
+        foreach (var shard in _shards)
+        {
+            sum += count(shard);
+        }
+
+        return sum;
+    }
+
+    private static TimerEngine CreateDefault()
+    {
+        var engine = new TimerEngine(CoarseTimerOptions.FromEnvironment(), StopwatchClock.Instance);
+        var existing = Interlocked.CompareExchange(ref s_default, engine, null);
+        if (existing is not null)
+        {
+            return existing;
+        }
+
+        engine.PublishMetrics(TimerMetrics.MeterName);
+        return engine;
     }
 
     /// <summary>
@@ -187,11 +233,25 @@ internal sealed class TimerEngine
         long next;
         lock (_scanLock)
         {
-            var nowTick = CurrentTick();
+            var now = Now();
+            var nowTick = now / _resolutionUnits;
             next = long.MaxValue;
+            var lateness = Metrics?.Lateness;
+            var dueTicks = lateness is { Enabled: true } ? _expiredDueTicks : null;
             foreach (var shard in _shards)
             {
-                next = Math.Min(next, shard.Advance(nowTick, _scratch, _expired));
+                next = Math.Min(next, shard.Advance(nowTick, _scratch, _expired, dueTicks));
+            }
+
+            if (dueTicks is not null)
+            {
+                // Outside the shard locks: a listener's callback never delays a scheduling thread.
+                foreach (var dueTick in dueTicks)
+                {
+                    lateness!.Record((now - dueTick * _resolutionUnits) * 1000.0 / Clock.Frequency);
+                }
+
+                dueTicks.Clear();
             }
 
             if (_scratch.Capacity > RetainedBufferCapacity)
@@ -243,9 +303,6 @@ internal sealed class TimerEngine
 
         return next;
     }
-
-    /// <summary>The driver thread running now, if any (tests: it ends once the engine has been idle for the linger).</summary>
-    internal Thread? DriverThread => Volatile.Read(ref _driver);
 
     private long CurrentTick() => Now() / _resolutionUnits;
 

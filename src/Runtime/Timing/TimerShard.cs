@@ -32,10 +32,24 @@ internal sealed class TimerShard
     private TimerEntry? _pool;
     private int _pooled;
 
+    // Lifetime counts for the metrics (TimerMetrics): plain increments under _lock, read racily without it.
+    private long _scheduled;
+    private long _fired;
+    private long _cancelled;
+
     public TimerShard(long currentTick) => _wheel = new TimingWheel(currentTick);
 
     /// <summary>Entries linked in this shard's wheel (a racy read outside the lock; exact under it).</summary>
     public int PendingCount => _wheel.Count;
+
+    /// <summary>Entries linked since creation (racy read).</summary>
+    public long ScheduledCount => Volatile.Read(ref _scheduled);
+
+    /// <summary>Entries expired and dispatched since creation (racy read).</summary>
+    public long FiredCount => Volatile.Read(ref _fired);
+
+    /// <summary>Entries unlinked before expiry, by a cancel or a retraction, since creation (racy read).</summary>
+    public long CancelledCount => Volatile.Read(ref _cancelled);
 
     /// <summary>Links a new entry for <paramref name="target"/> due at <paramref name="dueTick"/>.</summary>
     public TimerTicket Schedule(ITimerTarget target, long dueTick)
@@ -64,6 +78,7 @@ internal sealed class TimerShard
         entry.Target = target;
         entry.DueTick = dueTick;
         _wheel.Add(entry);
+        _scheduled++;
         return new TimerTicket(entry, entry.Generation);
     }
 
@@ -112,15 +127,17 @@ internal sealed class TimerShard
 
             _wheel.Remove(entry);
             Release(entry);
+            _cancelled++;
             return true;
         }
     }
 
     /// <summary>
     /// Advances the wheel to <paramref name="nowTick"/>, appends (target, ticket) of every expired entry and releases
-    /// the entries; returns the tick of the next non-empty slot.
+    /// the entries; returns the tick of the next non-empty slot. <paramref name="dueTicks"/>, when given, receives the
+    /// due tick of each expired entry (for the lateness metric).
     /// </summary>
-    public long Advance(long nowTick, List<TimerEntry> scratch, List<KeyValuePair<ITimerTarget, TimerTicket>> expired)
+    public long Advance(long nowTick, List<TimerEntry> scratch, List<KeyValuePair<ITimerTarget, TimerTicket>> expired, List<long>? dueTicks = null)
     {
         lock (_lock)
         {
@@ -132,11 +149,14 @@ internal sealed class TimerShard
                 {
                     // Retracted (see TimingWheel.Advance): its target is done with it, so nothing is dispatched.
                     Release(entry);
+                    _cancelled++;
                     continue;
                 }
 
                 expired.Add(new KeyValuePair<ITimerTarget, TimerTicket>(entry.Target!, new TimerTicket(entry, entry.Generation)));
+                dueTicks?.Add(entry.DueTick);
                 Release(entry);
+                _fired++;
             }
 
             scratch.Clear();

@@ -1,4 +1,3 @@
-using System.Threading.Tasks;
 using Microsoft.CodeAnalysis.CodeFixes;
 using Microsoft.CodeAnalysis.CSharp.Testing;
 using Microsoft.CodeAnalysis.Diagnostics;
@@ -24,12 +23,5 @@ internal sealed class CodeFixVerifier<TAnalyzer, TCodeFix> : CSharpCodeFixTest<T
             TestState.AdditionalReferences.Add(TestReferences.Runtime);
             FixedState.AdditionalReferences.Add(TestReferences.Runtime);
         }
-    }
-
-    public static Task VerifyAsync(string source, string fixedSource, params DiagnosticResult[] expected)
-    {
-        var test = new CodeFixVerifier<TAnalyzer, TCodeFix> { TestCode = source, FixedCode = fixedSource };
-        test.ExpectedDiagnostics.AddRange(expected);
-        return test.RunAsync();
     }
 }
