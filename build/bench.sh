@@ -1,14 +1,43 @@
 #!/usr/bin/env bash
-# Benchmarks, BCL against CoarseTimers (docs/benchmarks.md).
-#   bash build/bench.sh --quick   every scenario in brief, one line each, under 2 minutes
-#   bash build/bench.sh           BenchmarkDotNet schedule+cancel at 1/2/8/32 threads, the full scenarios, and the chart
+# Benchmarks, BCL against CoarseTimers, on .NET 10 and on Mono (docs/benchmarks.md).
+#   bash build/bench.sh --quick   every public replacement in brief, on both runtimes: one ratio line each (~3 minutes)
+#   bash build/bench.sh           BenchmarkDotNet on .NET 10, the full-size scenarios on both runtimes, and the chart
+#   bash build/bench.sh --anatomy nanoseconds per piece of an operation, on both runtimes
+# Mono stands in for .NET Framework: its timers share one global scheduler lock, as .NET Framework's do. The script
+# installs it with apt-get when it is missing (Debian packages mono-runtime and mono-devel) and runs a net472 host
+# (tests/CoarseTimers.Benchmarks.Mono, built against Microsoft.NETFramework.ReferenceAssemblies) on the runtime's
+# netstandard2.0 build. Output goes to artifacts/bench/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-dotnet build tests/CoarseTimers.Benchmarks -c Release --nologo -v quiet
-bench="dotnet tests/CoarseTimers.Benchmarks/bin/Release/net10.0/CoarseTimers.Benchmarks.dll"
-if [ "${1:-}" = "--quick" ]; then
-  exec $bench --quick
+mode="${1:-}"
+
+if ! command -v mono >/dev/null 2>&1; then
+  echo "== installing Mono (apt-get)"
+  flock /tmp/apt.lock apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive flock /tmp/apt.lock apt-get install -y -qq mono-runtime mono-devel >/dev/null
 fi
-$bench --filter '*ScheduleCancel*' --exporters csv markdown --artifacts artifacts/bench
-$bench --scenarios | tee artifacts/bench/scenarios.txt
-python3 build/plot-benchmarks.py artifacts/bench/results/CoarseTimers.Benchmarks.ScheduleCancelBenchmarks-report.csv docs/benchmarks-throughput.svg
+
+dotnet build tests/CoarseTimers.Benchmarks -c Release --nologo -v quiet
+dotnet build tests/CoarseTimers.Benchmarks.Mono -c Release --nologo -v quiet
+net="dotnet tests/CoarseTimers.Benchmarks/bin/Release/net10.0/CoarseTimers.Benchmarks.dll"
+mono="mono tests/CoarseTimers.Benchmarks.Mono/bin/Release/net472/CoarseTimers.Benchmarks.Mono.exe"
+out=artifacts/bench
+mkdir -p "$out"
+
+case "$mode" in
+  --quick)
+    $net --quick | tee "$out/quick-net10.txt"
+    $mono --quick | tee "$out/quick-mono.txt"
+    python3 build/plot-benchmarks.py "$out/quick-net10.txt" "$out/quick-mono.txt" "$out/ratios.svg"
+    ;;
+  --anatomy)
+    $net --anatomy | tee "$out/anatomy-net10.txt"
+    $mono --anatomy | tee "$out/anatomy-mono.txt"
+    ;;
+  *)
+    $net --filter '*ScheduleCancel*' --exporters csv markdown --artifacts "$out"
+    $net --scenarios | tee "$out/scenarios-net10.txt"
+    $mono --scenarios | tee "$out/scenarios-mono.txt"
+    python3 build/plot-benchmarks.py "$out/scenarios-net10.txt" "$out/scenarios-mono.txt" docs/benchmarks-throughput.svg
+    ;;
+esac

@@ -7,7 +7,8 @@ set -uo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d "${TMPDIR:-/tmp}/coarsetimers-e2e.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
-version="$(dotnet msbuild "$repo/src/Runtime/CoarseTimers.csproj" -getProperty:Version -p:TargetFramework=net8.0 2>/dev/null | tr -d '[:space:]')"
+. "$repo/build/lib/local-feed.sh"
+version="$(coarse_timers_version "$repo")"
 sample="$work/SampleService"
 feed="$work/feed"
 export NUGET_PACKAGES="$work/nuget-packages"
@@ -39,20 +40,7 @@ fi
 # 2. Install into a copy of the sample, from the local feed only for our package.
 cp -r "$repo/samples/SampleService" "$sample"
 rm -rf "$sample/bin" "$sample/obj"
-cat >"$sample/nuget.config" <<XML
-<?xml version="1.0" encoding="utf-8"?>
-<configuration>
-  <packageSources>
-    <clear />
-    <add key="local" value="$feed" />
-    <add key="nuget.org" value="https://api.nuget.org/v3/index.json" />
-  </packageSources>
-  <packageSourceMapping>
-    <packageSource key="local"><package pattern="CoarseTimers" /></packageSource>
-    <packageSource key="nuget.org"><package pattern="*" /></packageSource>
-  </packageSourceMapping>
-</configuration>
-XML
+write_local_feed_config "$sample" "$feed"
 cp -r "$sample" "$work/original"
 if (cd "$sample" && dotnet add package CoarseTimers --version "$version" >"$work/add.log" 2>&1); then
   step "install from local feed" ok "private cache $NUGET_PACKAGES"

@@ -49,6 +49,28 @@ internal static class Anatomy
         Piece("ExecutionContext.Capture()", () => s_sink += ExecutionContext.Capture() is null ? 0 : 1);
         Piece("token.Register + Dispose (long-lived source)", () => token.Register(static _ => { }, null).Dispose());
         Piece("new CancellationTokenSource() + Dispose", () => new CancellationTokenSource().Dispose());
+        Piece("Task.Delay(t, ct) then cancel, with its own new CancellationTokenSource", () =>
+        {
+            using var cts = new CancellationTokenSource();
+            _ = System.Threading.Tasks.Task.Delay(s_never, cts.Token);
+            cts.Cancel();
+        });
+        Piece("CoarseTimer.Delay(t, ct) then cancel, with its own new CancellationTokenSource", () =>
+        {
+            using var cts = new CancellationTokenSource();
+            _ = CoarseTimer.Delay(s_never, cts.Token);
+            cts.Cancel();
+        });
+        Piece("new CancellationTokenSource(), Register, Cancel (the share common to both Delays)", () =>
+        {
+            using var cts = new CancellationTokenSource();
+            cts.Token.Register(static _ => { }, null);
+            cts.Cancel();
+        });
+        var engine = Timing.TimerEngine.Default;
+        var target = new NoTarget();
+        Piece("engine Schedule + Cancel (the wheel's share of every operation)", () => Timing.TimerEngine.Cancel(engine.Schedule(target, 600_000)));
+        Piece("new CoarseCancellationTokenSource() + Dispose (no timeout)", () => new CoarseCancellationTokenSource().Dispose());
         Console.WriteLine("# anatomy: whole operations (schedule then cancel or dispose, 10 min timeouts)");
         Piece("BCL new CancellationTokenSource(t) + Dispose", () => new CancellationTokenSource(s_never).Dispose());
         Piece("ours new CoarseCancellationTokenSource(t) + Dispose", () => new CoarseCancellationTokenSource(s_never).Dispose());
@@ -71,6 +93,7 @@ internal static class Anatomy
     private static void Piece(string name, Action action)
     {
         var best = double.MaxValue;
+        var bytesBefore = AllocatedBytes();
         for (var round = 0; round < 5; round++)
         {
             var watch = Stopwatch.StartNew();
@@ -83,7 +106,21 @@ internal static class Anatomy
         }
 
         // The delegate call itself (~1-2 ns) is included in every figure alike.
-        Console.WriteLine($"{name,-70} {best,8:0.0} ns");
+        var bytes = (AllocatedBytes() - bytesBefore) / (5.0 * (Iterations / 10));
+        Console.WriteLine($"{name,-70} {best,8:0.0} ns {(double.IsNaN(bytes) ? "" : bytes.ToString("0") + " B")}");
+    }
+
+#if NETFRAMEWORK
+    private static double AllocatedBytes() => double.NaN;
+#else
+    private static double AllocatedBytes() => GC.GetAllocatedBytesForCurrentThread();
+#endif
+
+    private sealed class NoTarget : Timing.ITimerTarget
+    {
+        public void OnExpired(Timing.TimerTicket ticket)
+        {
+        }
     }
 
     private sealed class Finalizable

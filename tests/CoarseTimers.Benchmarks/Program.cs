@@ -4,7 +4,7 @@ namespace CoarseTimers.Benchmarks;
 
 /// <summary>
 /// <c>--quick</c>: every scenario in brief, one line each (under 2 minutes). <c>--scenarios</c>: the same at full
-/// size. <c>--anatomy</c>: nanoseconds per piece of an operation. Anything else goes to BenchmarkDotNet (e.g. <c>--filter *ScheduleCancel*</c>).
+/// size. <c>--anatomy</c>: nanoseconds per piece of an operation. <c>--spin</c>: the spin scenarios alone. Anything else goes to BenchmarkDotNet (e.g. <c>--filter *ScheduleCancel*</c>).
 /// </summary>
 internal static class Program
 {
@@ -13,6 +13,12 @@ internal static class Program
         if (args.Length > 0 && args[0] == "--anatomy")
         {
             Anatomy.Run();
+            return;
+        }
+
+        if (args.Length > 0 && args[0] == "--spin")
+        {
+            Scenarios.SpinScenarios(quick: true);
             return;
         }
 

@@ -313,9 +313,16 @@ internal sealed class TimerEngine
             return;
         }
 
-        if (Volatile.Read(ref _driver) is null)
+        var driver = Volatile.Read(ref _driver);
+        if (driver is null)
         {
             StartDriver();
+        }
+        else if (driver == Thread.CurrentThread)
+        {
+            // A callback run inline by the driver (the waiter ticker's periodic pulse) rescheduled: the driver's publish
+            // will fail on the tick just written and it scans again, so signalling itself would only cost a syscall.
+            return;
         }
 
         _wake.Set();

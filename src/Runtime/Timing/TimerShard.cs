@@ -27,7 +27,10 @@ internal sealed class TimerShard
 
     private readonly TimeoutBucket?[] _buckets = new TimeoutBucket?[BucketSlots];
 
-    private readonly object _lock = new();
+    // The shard's lock: a compare-exchange flag, not a Monitor. It is held for a few dozen instructions (link, unlink,
+    // pool), where an uncontended Monitor enter+exit costs twice a compare-exchange (~22 ns against ~11 ns on .NET 10,
+    // ~35 ns against ~9 ns on Mono: docs/runtime.md, "Where the time and bytes go"). Contended, it spins, then yields.
+    private int _lock;
     private readonly TimingWheel _wheel;
     private TimerEntry? _pool;
     private int _pooled;
@@ -54,9 +57,14 @@ internal sealed class TimerShard
     /// <summary>Links a new entry for <paramref name="target"/> due at <paramref name="dueTick"/>.</summary>
     public TimerTicket Schedule(ITimerTarget target, long dueTick)
     {
-        lock (_lock)
+        Enter();
+        try
         {
             return ScheduleLocked(target, dueTick);
+        }
+        finally
+        {
+            Exit();
         }
     }
 
@@ -92,7 +100,8 @@ internal sealed class TimerShard
     /// <summary>The bucket for <paramref name="dueTick"/>, created and linked into the wheel if it is not cached yet.</summary>
     public TimeoutBucket AddBucket(long dueTick, out bool added)
     {
-        lock (_lock)
+        Enter();
+        try
         {
             ref var slot = ref _buckets[(int)dueTick & (BucketSlots - 1)];
             var bucket = slot;
@@ -108,6 +117,10 @@ internal sealed class TimerShard
             added = true;
             return bucket;
         }
+        finally
+        {
+            Exit();
+        }
     }
 
     /// <summary>
@@ -118,7 +131,8 @@ internal sealed class TimerShard
     {
         var entry = ticket.Entry!;
         Debug.Assert(ReferenceEquals(entry.Shard, this), "a ticket is cancelled on its entry's own shard");
-        lock (_lock)
+        Enter();
+        try
         {
             if (entry.Generation != ticket.Generation || entry.Slot < 0)
             {
@@ -130,6 +144,10 @@ internal sealed class TimerShard
             _cancelled++;
             return true;
         }
+        finally
+        {
+            Exit();
+        }
     }
 
     /// <summary>
@@ -139,7 +157,8 @@ internal sealed class TimerShard
     /// </summary>
     public long Advance(long nowTick, List<TimerEntry> scratch, List<KeyValuePair<ITimerTarget, TimerTicket>> expired, List<long>? dueTicks = null)
     {
-        lock (_lock)
+        Enter();
+        try
         {
             scratch.Clear();
             _wheel.Advance(nowTick, scratch);
@@ -162,11 +181,46 @@ internal sealed class TimerShard
             scratch.Clear();
             return _wheel.NextOccupiedTick();
         }
+        finally
+        {
+            Exit();
+        }
     }
+
+    private void Enter()
+    {
+        if (Interlocked.CompareExchange(ref _lock, 1, 0) != 0)
+        {
+            EnterContended();
+        }
+    }
+
+    private void EnterContended()
+    {
+        var spinner = default(SpinWait);
+        do
+        {
+#if NET
+            spinner.SpinOnce(sleep1Threshold: -1);
+#else
+            if (spinner.NextSpinWillYield)
+            {
+                Thread.Yield();
+            }
+            else
+            {
+                spinner.SpinOnce();
+            }
+#endif
+        }
+        while (Volatile.Read(ref _lock) != 0 || Interlocked.CompareExchange(ref _lock, 1, 0) != 0);
+    }
+
+    private void Exit() => Volatile.Write(ref _lock, 0);
 
     private void Release(TimerEntry entry)
     {
-        Debug.Assert(Monitor.IsEntered(_lock), "entries are released under the shard lock");
+        Debug.Assert(Volatile.Read(ref _lock) != 0, "entries are released under the shard lock");
         Debug.Assert(entry.Slot < 0 && entry.Previous is null && entry.Next is null, "only an unlinked entry is pooled");
         entry.Generation++;
         entry.Target = null;

@@ -4,9 +4,9 @@ using Microsoft.CodeAnalysis.Testing;
 using Xunit;
 using Verify = CoarseTimers.Analyzers.Tests.Infrastructure.AnalyzerVerifier<CoarseTimers.Analyzers.Rules.SpinUntilAnalyzer>;
 
-namespace CoarseTimers.Analyzers.Tests.Analyzers;
+namespace CoarseTimers.Analyzers.Tests.Rules;
 
-public class SpinUntilAnalyzerTests
+public partial class SpinUntilTests
 {
     private static DiagnosticResult Expected(string signal) =>
         new DiagnosticResult(DiagnosticIds.SpinUntil, DiagnosticSeverity.Warning).WithLocation(0).WithArguments(signal);

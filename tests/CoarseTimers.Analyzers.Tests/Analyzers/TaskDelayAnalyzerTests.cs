@@ -6,9 +6,9 @@ using Microsoft.CodeAnalysis.Testing;
 using Xunit;
 using Verify = CoarseTimers.Analyzers.Tests.Infrastructure.AnalyzerVerifier<CoarseTimers.Analyzers.Rules.TaskDelayAnalyzer>;
 
-namespace CoarseTimers.Analyzers.Tests.Analyzers;
+namespace CoarseTimers.Analyzers.Tests.Rules;
 
-public class TaskDelayAnalyzerTests
+public partial class TaskDelayTests
 {
     private static DiagnosticResult Expected(string reason) =>
         new DiagnosticResult(DiagnosticIds.TaskDelay, DiagnosticSeverity.Warning).WithLocation(0).WithArguments(reason);

@@ -4,9 +4,9 @@ using Microsoft.CodeAnalysis.Testing;
 using Xunit;
 using Verify = CoarseTimers.Analyzers.Tests.Infrastructure.AnalyzerVerifier<CoarseTimers.Analyzers.Rules.ThreadingTimerAnalyzer>;
 
-namespace CoarseTimers.Analyzers.Tests.Analyzers;
+namespace CoarseTimers.Analyzers.Tests.Rules;
 
-public class ThreadingTimerAnalyzerTests
+public partial class ThreadingTimerTests
 {
     private static DiagnosticResult Expected(string reason) =>
         new DiagnosticResult(DiagnosticIds.ThreadingTimer, DiagnosticSeverity.Warning).WithLocation(0).WithArguments(reason);

@@ -4,9 +4,9 @@ using Microsoft.CodeAnalysis.Testing;
 using Xunit;
 using Verify = CoarseTimers.Analyzers.Tests.Infrastructure.AnalyzerVerifier<CoarseTimers.Analyzers.Rules.TimeoutCancellationTokenSourceAnalyzer>;
 
-namespace CoarseTimers.Analyzers.Tests.Analyzers;
+namespace CoarseTimers.Analyzers.Tests.Rules;
 
-public class TimeoutCancellationTokenSourceAnalyzerTests
+public partial class TimeoutCancellationTokenSourceTests
 {
     private static DiagnosticResult Expected(string kind, string reason, int location = 0) =>
         new DiagnosticResult(DiagnosticIds.TimeoutCancellationTokenSource, DiagnosticSeverity.Warning).WithLocation(location).WithArguments(kind, reason);
@@ -17,13 +17,13 @@ public class TimeoutCancellationTokenSourceAnalyzerTests
     [InlineData("CancellationTokenSource cts = {|#0:new(5000)|}; cts.Dispose();")]
     [InlineData("CancellationTokenSource cts; cts = {|#0:new CancellationTokenSource(5000)|};")]
     public Task Timeout_source_in_a_local_is_a_per_operation_timeout(string body) =>
-        Verify.VerifyAsync(TaskDelayAnalyzerTests.Wrap(body), Expected("new CancellationTokenSource(timeout)", "per-operation timeout"));
+        Verify.VerifyAsync(TaskDelayTests.Wrap(body), Expected("new CancellationTokenSource(timeout)", "per-operation timeout"));
 
     [Theory]
     [InlineData("using var cts = new CancellationTokenSource(); {|#0:cts.CancelAfter(5000)|};")]
     [InlineData("using var cts = CancellationTokenSource.CreateLinkedTokenSource(default, default); {|#0:cts.CancelAfter(TimeSpan.FromSeconds(1))|};")]
     public Task CancelAfter_on_a_local_is_a_per_operation_timeout(string body) =>
-        Verify.VerifyAsync(TaskDelayAnalyzerTests.Wrap(body), Expected("CancelAfter", "per-operation timeout"));
+        Verify.VerifyAsync(TaskDelayTests.Wrap(body), Expected("CancelAfter", "per-operation timeout"));
 
     [Theory]
     [InlineData("using var cts = new CancellationTokenSource();")]

@@ -14,7 +14,7 @@ namespace CoarseTimers.Analyzers.Tests.CodeFixes;
 /// Fix All across documents and projects. Every verifier run applies the fix one site at a time and as Fix All in
 /// document, project and solution scope, and compares each result with the same fixed state.
 /// </summary>
-public class FixAllTests
+public partial class FixAllTests
 {
     [Fact]
     public async Task Several_documents_and_projects_are_fixed_with_one_equivalence_key()

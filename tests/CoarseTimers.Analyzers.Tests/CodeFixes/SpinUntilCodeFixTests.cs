@@ -4,9 +4,9 @@ using Verify = CoarseTimers.Analyzers.Tests.CodeFixes.FixTest<
     CoarseTimers.Analyzers.Rules.SpinUntilAnalyzer,
     CoarseTimers.CodeFixes.Fixes.SpinUntilCodeFixProvider>;
 
-namespace CoarseTimers.Analyzers.Tests.CodeFixes;
+namespace CoarseTimers.Analyzers.Tests.Rules;
 
-public class SpinUntilCodeFixTests
+public partial class SpinUntilTests
 {
     [Fact]
     public Task Every_overload_and_named_arguments() => Verify.VerifyAsync(

@@ -4,9 +4,9 @@ using Verify = CoarseTimers.Analyzers.Tests.CodeFixes.FixTest<
     CoarseTimers.Analyzers.Rules.TaskDelayAnalyzer,
     CoarseTimers.CodeFixes.Fixes.TaskDelayCodeFixProvider>;
 
-namespace CoarseTimers.Analyzers.Tests.CodeFixes;
+namespace CoarseTimers.Analyzers.Tests.Rules;
 
-public class TaskDelayCodeFixTests
+public partial class TaskDelayTests
 {
     [Fact]
     public Task Every_overload_keeps_its_arguments() => Verify.VerifyAsync(

@@ -4,9 +4,9 @@ using Verify = CoarseTimers.Analyzers.Tests.CodeFixes.FixTest<
     CoarseTimers.Analyzers.Rules.ThreadingTimerAnalyzer,
     CoarseTimers.CodeFixes.Fixes.ThreadingTimerCodeFixProvider>;
 
-namespace CoarseTimers.Analyzers.Tests.CodeFixes;
+namespace CoarseTimers.Analyzers.Tests.Rules;
 
-public class ThreadingTimerCodeFixTests
+public partial class ThreadingTimerTests
 {
     [Fact]
     public Task Every_constructor_in_var_locals() => Verify.VerifyAsync(

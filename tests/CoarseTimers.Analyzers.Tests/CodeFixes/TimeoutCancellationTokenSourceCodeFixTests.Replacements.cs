@@ -4,14 +4,14 @@ using Verify = CoarseTimers.Analyzers.Tests.CodeFixes.FixTest<
     CoarseTimers.Analyzers.Rules.TimeoutCancellationTokenSourceAnalyzer,
     CoarseTimers.CodeFixes.Fixes.TimeoutCancellationTokenSourceCodeFixProvider>;
 
-namespace CoarseTimers.Analyzers.Tests.CodeFixes;
+namespace CoarseTimers.Analyzers.Tests.Rules;
 
 /// <summary>
 /// Which replacement each shape gets: the shared timeout token, the linked timeout, the coarse source, or nothing (a
 /// coarse source that could be reached through a <c>CancellationTokenSource</c> reference would run the BCL's
 /// non-virtual <c>CancelAfter</c>/<c>TryReset</c> while its coarse timeout stays armed).
 /// </summary>
-public partial class TimeoutCancellationTokenSourceCodeFixTests
+public partial class TimeoutCancellationTokenSourceTests
 {
     [Fact]
     public Task A_source_used_only_for_its_token_becomes_a_shared_timeout_token() => Verify.VerifyAsync(

@@ -4,9 +4,9 @@ using Verify = CoarseTimers.Analyzers.Tests.CodeFixes.FixTest<
     CoarseTimers.Analyzers.Rules.TimeoutCancellationTokenSourceAnalyzer,
     CoarseTimers.CodeFixes.Fixes.TimeoutCancellationTokenSourceCodeFixProvider>;
 
-namespace CoarseTimers.Analyzers.Tests.CodeFixes;
+namespace CoarseTimers.Analyzers.Tests.Rules;
 
-public partial class TimeoutCancellationTokenSourceCodeFixTests
+public partial class TimeoutCancellationTokenSourceTests
 {
     [Fact]
     public Task Timeout_constructors_with_using_declarations_and_statements() => Verify.VerifyAsync(

@@ -70,6 +70,19 @@ public class DocumentationDriftTests
         Assert.Subset(documented, mentioned);
     }
 
+    [Fact]
+    public void Architecture_names_every_project_folder_and_public_runtime_type()
+    {
+        var page = File.ReadAllText(Path.Combine(RepositoryRoot, "docs", "architecture.md"));
+        var folders = new[] { "src", "tests", "tools", "samples" }
+            .Where(top => Directory.Exists(Path.Combine(RepositoryRoot, top)))
+            .SelectMany(top => Directory.GetDirectories(Path.Combine(RepositoryRoot, top)).Select(d => top + "/" + Path.GetFileName(d)));
+        Assert.All(folders, folder => Assert.Contains($"`{folder}`", page, StringComparison.Ordinal));
+
+        var types = typeof(CoarseTimers.CoarseTimer).Assembly.GetExportedTypes().Select(t => t.Name);
+        Assert.All(types, type => Assert.Contains($"`{type}`", page, StringComparison.Ordinal));
+    }
+
     private static IEnumerable<DiagnosticDescriptor> Descriptors() =>
         typeof(DiagnosticIds).Assembly.GetTypes()
             .Where(t => !t.IsAbstract && typeof(DiagnosticAnalyzer).IsAssignableFrom(t))

@@ -1,14 +1,14 @@
 using System.Threading.Tasks;
 using Xunit;
-using Verify = CoarseTimers.Analyzers.Tests.CodeFixes.FixVerifier<CoarseTimers.Analyzers.Rules.TaskDelayAnalyzer, CoarseTimers.CodeFixes.Fixes.TaskDelayCodeFixProvider>;
+using Verify = CoarseTimers.Analyzers.Tests.CodeFixes.FixTest<CoarseTimers.Analyzers.Rules.TaskDelayAnalyzer, CoarseTimers.CodeFixes.Fixes.TaskDelayCodeFixProvider>;
 
-namespace CoarseTimers.Analyzers.Tests.CodeFixes.Baseline;
+namespace CoarseTimers.Analyzers.Tests.Rules;
 
-public class TaskDelayCodeFixTests
+public partial class TaskDelayTests
 {
     [Fact]
     public Task Every_overload_named_arguments_ConfigureAwait_and_comments() =>
-        Verify.VerifyAsync("""
+        Verify.VerifyUnderDefaultModelAsync("""
             using System;
             using System.Threading;
             using System.Threading.Tasks;
@@ -49,7 +49,7 @@ public class TaskDelayCodeFixTests
 
     [Fact]
     public Task Using_static_and_WhenAny_and_file_scoped_namespace_with_usings_inside() =>
-        Verify.VerifyAsync("""
+        Verify.VerifyUnderDefaultModelAsync("""
             namespace App
             {
                 using System.Threading.Tasks;
@@ -82,7 +82,7 @@ public class TaskDelayCodeFixTests
 
     [Fact]
     public Task Existing_using_is_not_duplicated_and_clashing_names_stay_qualified() =>
-        Verify.VerifyAsync("""
+        Verify.VerifyUnderDefaultModelAsync("""
             using System.Threading.Tasks;
 
             namespace App;
@@ -114,7 +114,7 @@ public class TaskDelayCodeFixTests
 
     [Fact]
     public Task No_fix_without_the_runtime() =>
-        Verify.VerifyNoFixAsync("""
+        Verify.VerifyNotOfferedUnderDefaultModelAsync("""
             using System.Threading.Tasks;
 
             class C

@@ -1,14 +1,14 @@
 using System.Threading.Tasks;
 using Xunit;
-using Verify = CoarseTimers.Analyzers.Tests.CodeFixes.FixVerifier<CoarseTimers.Analyzers.Rules.ThreadingTimerAnalyzer, CoarseTimers.CodeFixes.Fixes.ThreadingTimerCodeFixProvider>;
+using Verify = CoarseTimers.Analyzers.Tests.CodeFixes.FixTest<CoarseTimers.Analyzers.Rules.ThreadingTimerAnalyzer, CoarseTimers.CodeFixes.Fixes.ThreadingTimerCodeFixProvider>;
 
-namespace CoarseTimers.Analyzers.Tests.CodeFixes.Baseline;
+namespace CoarseTimers.Analyzers.Tests.Rules;
 
-public class ThreadingTimerCodeFixTests
+public partial class ThreadingTimerTests
 {
     [Fact]
     public Task Field_declaration_changes_type_with_every_timer_stored_in_it() =>
-        Verify.VerifyAsync("""
+        Verify.VerifyUnderDefaultModelAsync("""
             using System;
             using System.Threading;
 
@@ -43,7 +43,7 @@ public class ThreadingTimerCodeFixTests
 
     [Fact]
     public Task Locals_explicit_and_var_and_interface_typed_and_discarded() =>
-        Verify.VerifyAsync("""
+        Verify.VerifyUnderDefaultModelAsync("""
             using System;
             using System.Threading;
 
@@ -84,7 +84,7 @@ public class ThreadingTimerCodeFixTests
 
     [Fact]
     public Task No_fix_where_the_timer_escapes() =>
-        Verify.VerifyNoFixAsync("""
+        Verify.VerifyNotOfferedUnderDefaultModelAsync("""
             using System.Threading;
 
             class C

@@ -5,10 +5,10 @@ using CoarseTimers.CodeFixes.Fixes;
 using Microsoft.CodeAnalysis.Testing;
 using Xunit;
 
-namespace CoarseTimers.Analyzers.Tests.CodeFixes.Baseline;
+namespace CoarseTimers.Analyzers.Tests.CodeFixes;
 
 /// <summary>Fix All across documents and projects, and nested sites of one rule, with nothing lost.</summary>
-public class FixAllTests
+public partial class FixAllTests
 {
     private const string Before = """
         using System.Threading.Tasks;
@@ -70,7 +70,7 @@ public class FixAllTests
 
     [Fact]
     public Task Nested_sites_of_one_rule_are_all_fixed() =>
-        FixVerifier<SpinUntilAnalyzer, SpinUntilCodeFixProvider>.VerifyAsync("""
+        FixTest<SpinUntilAnalyzer, SpinUntilCodeFixProvider>.VerifyUnderDefaultModelAsync("""
             using System.Threading;
 
             class C

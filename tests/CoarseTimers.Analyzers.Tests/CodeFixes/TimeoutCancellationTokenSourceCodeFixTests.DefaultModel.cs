@@ -1,14 +1,14 @@
 using System.Threading.Tasks;
 using Xunit;
-using Verify = CoarseTimers.Analyzers.Tests.CodeFixes.FixVerifier<CoarseTimers.Analyzers.Rules.TimeoutCancellationTokenSourceAnalyzer, CoarseTimers.CodeFixes.Fixes.TimeoutCancellationTokenSourceCodeFixProvider>;
+using Verify = CoarseTimers.Analyzers.Tests.CodeFixes.FixTest<CoarseTimers.Analyzers.Rules.TimeoutCancellationTokenSourceAnalyzer, CoarseTimers.CodeFixes.Fixes.TimeoutCancellationTokenSourceCodeFixProvider>;
 
-namespace CoarseTimers.Analyzers.Tests.CodeFixes.Baseline;
+namespace CoarseTimers.Analyzers.Tests.Rules;
 
-public class TimeoutCancellationTokenSourceCodeFixTests
+public partial class TimeoutCancellationTokenSourceTests
 {
     [Fact]
     public Task Creations_with_var_explicit_type_using_and_initializer() =>
-        Verify.VerifyAsync("""
+        Verify.VerifyUnderDefaultModelAsync("""
             using System;
             using System.Threading;
 
@@ -46,7 +46,7 @@ public class TimeoutCancellationTokenSourceCodeFixTests
 
     [Fact]
     public Task CancelAfter_rewrites_the_creation_and_an_explicit_declaration() =>
-        Verify.VerifyAsync("""
+        Verify.VerifyUnderDefaultModelAsync("""
             using System;
             using System.Threading;
 
@@ -81,7 +81,7 @@ public class TimeoutCancellationTokenSourceCodeFixTests
 
     [Fact]
     public Task Creation_and_CancelAfter_on_the_same_source_apply_once() =>
-        Verify.VerifyAsync("""
+        Verify.VerifyUnderDefaultModelAsync("""
             using System.Threading;
 
             class C
@@ -110,7 +110,7 @@ public class TimeoutCancellationTokenSourceCodeFixTests
 
     [Fact]
     public Task No_fix_when_the_source_comes_from_outside_or_is_passed_by_ref() =>
-        Verify.VerifyNoFixAsync("""
+        Verify.VerifyNotOfferedUnderDefaultModelAsync("""
             using System.Threading;
 
             class C
@@ -132,7 +132,7 @@ public class TimeoutCancellationTokenSourceCodeFixTests
 
     [Fact]
     public Task No_fix_for_a_TimeProvider_source() =>
-        Verify.VerifyNoFixAsync("""
+        Verify.VerifyNotOfferedUnderDefaultModelAsync("""
             using System;
             using System.Threading;
 

@@ -1,14 +1,14 @@
 using System.Threading.Tasks;
 using Xunit;
-using Verify = CoarseTimers.Analyzers.Tests.CodeFixes.FixVerifier<CoarseTimers.Analyzers.Rules.SpinUntilAnalyzer, CoarseTimers.CodeFixes.Fixes.SpinUntilCodeFixProvider>;
+using Verify = CoarseTimers.Analyzers.Tests.CodeFixes.FixTest<CoarseTimers.Analyzers.Rules.SpinUntilAnalyzer, CoarseTimers.CodeFixes.Fixes.SpinUntilCodeFixProvider>;
 
-namespace CoarseTimers.Analyzers.Tests.CodeFixes.Baseline;
+namespace CoarseTimers.Analyzers.Tests.Rules;
 
-public class SpinUntilCodeFixTests
+public partial class SpinUntilTests
 {
     [Fact]
     public Task All_overloads() =>
-        Verify.VerifyAsync("""
+        Verify.VerifyUnderDefaultModelAsync("""
             using System;
             using System.Diagnostics;
             using System.Threading;
