@@ -2,7 +2,8 @@
 # The analyzers' cost on a large generated project: time in the CoarseTimers analyzers as a share of compile time.
 #   bash build/measure-analyzers.sh [files]      (default 3000 files, each with loops, timeouts, timers and cold code)
 # Builds the generated project with -p:ReportAnalyzer=true (the compiler's own per-analyzer timing) and reports our
-# analyzers' time against the CoreCompile (csc) time of the same build.
+# analyzers' time against the CoreCompile (csc) time of the same build; then, side by side, the Csc task time of the
+# same project built without and with the analyzers (best of 2 each, no-incremental), whose difference is wall time.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 files="${1:-3000}"
@@ -14,7 +15,7 @@ mkdir -p "$work/src"
 cat >"$work/Load.csproj" <<XML
 <Project Sdk="Microsoft.NET.Sdk">
   <PropertyGroup><TargetFramework>net10.0</TargetFramework><Nullable>disable</Nullable><ImplicitUsings>disable</ImplicitUsings></PropertyGroup>
-  <ItemGroup><Analyzer Include="$analyzer" /></ItemGroup>
+  <ItemGroup Condition="'\$(WithCoarseTimers)' != 'false'"><Analyzer Include="$analyzer" /></ItemGroup>
 </Project>
 XML
 for i in $(seq 1 "$files"); do
@@ -77,3 +78,11 @@ echo "CoarseTimers analyzers: ${ours:-?} s; all analyzers: ${total_analyzers:-?}
 if [ -n "${ours:-}" ] && [ -n "${csc_ms:-}" ]; then
   python3 -c "print(f'share of compile time: {100 * float(\"$ours\") / (float(\"$csc_ms\") / 1000):.2f}% (analyzer time is summed over concurrent threads, so this overstates wall time)')"
 fi
+csc_time() {
+  dotnet build --no-restore --no-incremental -c Release -p:WithCoarseTimers="$1" -v:d -clp:PerformanceSummary 2>&1 |
+    grep -E '^\s+[0-9]+ ms\s+Csc\s' | tail -1 | awk '{print $1}'
+}
+without=$( (csc_time false; csc_time false) | sort -n | head -1)
+with=$( (csc_time true; csc_time true) | sort -n | head -1)
+echo "side by side, Csc task (best of 2): without analyzers ${without} ms, with CoarseTimers analyzers ${with} ms"
+python3 -c "print(f'difference: {100 * ($with - $without) / $without:+.2f}% of compile time (includes run-to-run noise)')"

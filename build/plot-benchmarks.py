@@ -4,8 +4,9 @@ ratio lines that `--quick` / `--scenarios` print (one run per runtime). SVG, sta
 
 Usage: python3 build/plot-benchmarks.py <net10 output> <mono output> <out.svg>
 Reads lines "schedule+cancel NAME threads= N: ... | throughput xR, ..." and "pending N timers created then disposed:
-... speed-up xR". A bar above the 1.0 line is faster than the BCL; the dashed marks are the targets of issue 11.
+... speed-up xR". Log scale; a bar above the 1x line is faster than the BCL; the dashed marks are issue 11's targets.
 """
+import math
 import re
 import sys
 
@@ -13,13 +14,13 @@ LINE = re.compile(r"schedule\+cancel (\S+)\s+threads=\s*(\d+):.*throughput x([\d
 PENDING = re.compile(r"pending\s+([\d,]+) timers created then disposed:.*speed-up x([\d.]+)")
 LABELS = {
     "Delay": "CoarseTimer.Delay(t, ct)",
-    "TimeoutSource": "CoarseCancellationTokenSource(t)",
+    "TimeoutSource": "CoarseCancellationTokenSource",
     "LinkedCancelAfter": "Coarse linked + CancelAfter",
-    "LinkedTimeout": "CoarseTimeout.CreateLinkedTokenSource",
+    "LinkedTimeout": "CoarseTimeout.CreateLinked…",
     "TimeoutToken": "CoarseTimeout.After(t)",
     "Timer": "CoarseTimer",
-    "Pending 100,000": "100,000 pending timers",
-    "Pending 1,000,000": "1,000,000 pending timers",
+    "Pending 100,000": "10^5 pending: create+dispose",
+    "Pending 1,000,000": "10^6 pending: create+dispose",
 }
 TARGETS = {"Delay": 2, "TimeoutSource": 1.2, "LinkedCancelAfter": 1.2, "LinkedTimeout": 1.5, "TimeoutToken": 5, "Timer": 1.2,
            "Pending 1,000,000": 2}
@@ -42,40 +43,42 @@ def read(path):
 def main(net_path, mono_path, target):
     data = {".NET 10": read(net_path), "Mono": read(mono_path)}
     groups = [g for g in LABELS if any((g, t) in data[r] for r in data for t in ("1", "8"))]
-    ymax = 6.0
-    for runtime in data.values():
-        ymax = max([ymax] + [min(v, 40) for v in runtime.values()])
-    width, height, left, bottom, top = 980, 470, 60, 130, 70
-    group_width = (width - left - 20) / max(1, len(groups))
+    # Ratios on a log2 scale, bars from the 1x line: up is faster than the BCL, down is slower.
+    low, high = -3, 6
+    width, height, left, bottom, top, right = 1200, 560, 60, 150, 70, 110
+    group_width = (width - left - right) / max(1, len(groups))
     bar = group_width / 5
-    scale = lambda v: (height - bottom) - min(v, ymax) / ymax * (height - bottom - top)
+    scale = lambda v: top + (high - max(low, min(high, math.log2(v)))) / (high - low) * (height - bottom - top)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" font-size="13">',
            f'<rect width="{width}" height="{height}" fill="white"/>',
-           f'<text x="{left}" y="22" font-size="16">Throughput of ours over the BCL\'s (x), schedule then cancel or dispose; one run per runtime</text>']
+           f'<text x="{left}" y="22" font-size="16">Ours over the BCL (x, log scale; above 1x = faster), schedule then cancel or dispose; one run per runtime</text>']
     for i, (runtime, threads, color) in enumerate(SERIES):
-        x = left + i * 200
+        x = left + i * 210
         out.append(f'<rect x="{x}" y="36" width="14" height="14" fill="{color}"/>')
         out.append(f'<text x="{x + 20}" y="48">{runtime}, {threads} thread{"s" if threads != "1" else ""}</text>')
-    out.append(f'<line x1="{left}" y1="{height - bottom}" x2="{width - 20}" y2="{height - bottom}" stroke="black"/>')
-    for k in range(0, int(ymax) + 1, max(1, int(ymax) // 8)):
-        out.append(f'<text x="{left - 8}" y="{scale(k) + 4}" text-anchor="end">{k}x</text>')
-        out.append(f'<line x1="{left}" y1="{scale(k)}" x2="{width - 20}" y2="{scale(k)}" stroke="#e5e5e5"/>')
-    out.append(f'<line x1="{left}" y1="{scale(1)}" x2="{width - 20}" y2="{scale(1)}" stroke="black" stroke-width="1.5"/>')
+    out.append(f'<line x1="{left + 4 * 210}" y1="43" x2="{left + 4 * 210 + 24}" y2="43" stroke="#c00000" stroke-dasharray="5,3" stroke-width="2"/>')
+    out.append(f'<text x="{left + 4 * 210 + 30}" y="48">target</text>')
+    for k in range(low, high + 1):
+        v = 2.0 ** k
+        out.append(f'<text x="{left - 8}" y="{scale(v) + 4}" text-anchor="end">{v:g}x</text>')
+        out.append(f'<line x1="{left}" y1="{scale(v)}" x2="{width - right}" y2="{scale(v)}" stroke="#e5e5e5"/>')
+    out.append(f'<line x1="{left}" y1="{scale(1)}" x2="{width - right}" y2="{scale(1)}" stroke="black" stroke-width="1.5"/>')
     for g, group in enumerate(groups):
         x0 = left + g * group_width + bar / 2
         for i, (runtime, threads, color) in enumerate(SERIES):
             value = data[runtime].get((group, threads))
-            if value is None:
+            if value is None or value <= 0:
                 continue
             x = x0 + i * bar
-            out.append(f'<rect x="{x:.1f}" y="{scale(value):.1f}" width="{bar - 2:.1f}" height="{scale(0) - scale(value):.1f}" fill="{color}"/>')
-            out.append(f'<text x="{x + bar / 2 - 1:.1f}" y="{scale(value) - 3:.1f}" text-anchor="middle" font-size="10">{value:g}</text>')
+            y0, y1 = sorted((scale(1), scale(value)))
+            out.append(f'<rect x="{x:.1f}" y="{y0:.1f}" width="{bar - 2:.1f}" height="{max(1, y1 - y0):.1f}" fill="{color}"/>')
+            ty = scale(value) - 3 if value >= 1 else scale(value) + 11
+            out.append(f'<text x="{x + bar / 2 - 1:.1f}" y="{ty:.1f}" text-anchor="middle" font-size="9">{value:.2g}</text>')
         if group in TARGETS:
             y = scale(TARGETS[group])
-            out.append(f'<line x1="{x0 - 2:.1f}" y1="{y:.1f}" x2="{x0 + 4 * bar:.1f}" y2="{y:.1f}" stroke="#c00000" stroke-dasharray="5,3" stroke-width="1.5"/>')
-        cx = x0 + 2 * bar
-        out.append(f'<text transform="translate({cx:.1f},{height - bottom + 14}) rotate(25)" font-size="12">{LABELS[group]}</text>')
-    out.append(f'<text x="{width - 20}" y="{height - 8}" text-anchor="end" font-size="11" fill="#c00000">dashed red: target (x)</text>')
+            out.append(f'<line x1="{x0 - 2:.1f}" y1="{y:.1f}" x2="{x0 + 4 * bar:.1f}" y2="{y:.1f}" stroke="#c00000" stroke-dasharray="5,3" stroke-width="2"/>')
+        cx = x0 + 0.5 * bar
+        out.append(f'<text transform="translate({cx:.1f},{height - bottom + 16}) rotate(30)" font-size="12">{LABELS[group]}</text>')
     out.append("</svg>")
     with open(target, "w", encoding="utf-8") as handle:
         handle.write("\n".join(out))

@@ -67,6 +67,15 @@ internal static class AnalyzerRun
             reportSuppressedDiagnostics: false,
             analyzerExceptionFilter: null));
         var diagnostics = withAnalyzers.GetAnalyzerDiagnosticsAsync(cancellationToken).GetAwaiter().GetResult();
+        if (Environment.GetEnvironmentVariable("ANALYZER_HOST_COMPILER_ERRORS") is { Length: > 0 } filter)
+        {
+            // Debugging aid: the compiler errors (unresolved references) in files whose path contains the filter.
+            foreach (var error in compilation.GetDiagnostics(cancellationToken).Where(d => d.Severity == DiagnosticSeverity.Error && d.Location.SourceTree?.FilePath.Contains(filter, StringComparison.Ordinal) == true).Take(40))
+            {
+                Console.Error.WriteLine(error.ToString());
+            }
+        }
+
         var ad0001 = diagnostics.Where(d => d.Id == "AD0001").ToList();
         foreach (var d in ad0001)
         {

@@ -19,6 +19,8 @@ internal sealed record SourceProject(string Folder, string AssemblyName, bool Is
     private static readonly Regex s_assemblyName = new("<AssemblyName>\\s*([^<$]+?)\\s*</AssemblyName>", RegexOptions.IgnoreCase);
     private static readonly Regex s_exe = new("<OutputType>\\s*(Exe|WinExe)\\s*</OutputType>", RegexOptions.IgnoreCase);
     private static readonly Regex s_implicitUsings = new("<ImplicitUsings>\\s*(enable|true)\\s*</ImplicitUsings>", RegexOptions.IgnoreCase);
+    private static readonly Regex s_noImplicitUsings = new("<ImplicitUsings>\\s*(disable|false)\\s*</ImplicitUsings>", RegexOptions.IgnoreCase);
+    private static readonly System.Collections.Concurrent.ConcurrentDictionary<string, bool> s_sharedProps = new(StringComparer.Ordinal);
 
     /// <summary>The project whose folder is <paramref name="folder"/>, or a loose folder named after itself.</summary>
     public static SourceProject FromFolder(string folder, string? stopAt = null)
@@ -33,7 +35,7 @@ internal sealed record SourceProject(string Folder, string AssemblyName, bool Is
             folder,
             name,
             s_exe.IsMatch(text),
-            s_implicitUsings.IsMatch(text) || InheritsImplicitUsings(folder, stopAt),
+            s_implicitUsings.IsMatch(text) || (!s_noImplicitUsings.IsMatch(text) && (InheritsImplicitUsings(folder, stopAt) || SharedPropsEnableImplicitUsings(stopAt))),
             SourcesUnder(folder).ToImmutableArray());
     }
 
@@ -76,6 +78,16 @@ internal sealed record SourceProject(string Folder, string AssemblyName, bool Is
             }
         }
     }
+
+    /// <summary>
+    /// A shared <c>.props</c> file of the repository (imported by path, e.g. <c>build/Common.props</c>) turns implicit
+    /// usings on. Imports are not evaluated, so any such file under the root counts, for projects that do not turn them off.
+    /// </summary>
+    private static bool SharedPropsEnableImplicitUsings(string? root) =>
+        root is not null && s_sharedProps.GetOrAdd(Path.GetFullPath(root), static r => Directory
+            .EnumerateFiles(r, "*.props", new EnumerationOptions { RecurseSubdirectories = true, MaxRecursionDepth = 3 })
+            .Where(p => !p.Contains($"{Path.DirectorySeparatorChar}obj{Path.DirectorySeparatorChar}", StringComparison.Ordinal))
+            .Any(p => s_implicitUsings.IsMatch(File.ReadAllText(p))));
 
     private static bool InheritsImplicitUsings(string folder, string? stopAt)
     {

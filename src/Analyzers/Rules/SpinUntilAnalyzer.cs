@@ -10,7 +10,9 @@ namespace CoarseTimers.Analyzers.Rules;
 /// <summary>
 /// CT0004: <c>SpinWait.SpinUntil</c> whose wait is long-running: (a) a constant timeout of at least
 /// <c>spin_long_wait_ms</c>; (b) a predicate that reads a clock; (c) a predicate that blocks or does I/O; (d) a predicate
-/// method or local function (in the same file) that does (b) or (c); (e) a call on a hot path (rules 1, 2, 4, 5).
+/// method or local function (in the same file) that does (b) or (c); (e) a call on a hot path (rules 1, 2, 4, 5); (f) a
+/// configured timeout (a field, property or parameter). In test code and cold contexts (<see cref="ColdContext"/>) only (e)
+/// applies.
 /// A predicate that only reads fields, with no timeout and outside hot paths, is not flagged.
 /// </summary>
 [DiagnosticAnalyzer(LanguageNames.CSharp)]
@@ -38,9 +40,14 @@ public sealed class SpinUntilAnalyzer : CoarseTimersAnalyzer
         }
 
         var settings = rule.Settings(invocation.Syntax.SyntaxTree);
-        var signal = LongTimeoutSignal(invocation, symbols, settings)
-            ?? PredicateSignal(invocation.Arguments.ArgumentFor(0), symbols, context.CancellationToken)
-            ?? HotPathSignal(invocation, context.ContainingSymbol, symbols, settings);
+        // Test code and cold contexts (start-up, dispose, shutdown, catch blocks) wait rarely: only (e) speaks there,
+        // and only when declared hot or scope = all.
+        var rare = (symbols.IsTestProject && !settings.AnalyzeTestProjects) || ColdContext.Reason(invocation, context.ContainingSymbol) is not null;
+        var signal = rare
+            ? HotPathSignal(invocation, context.ContainingSymbol, symbols, settings)
+            : LongTimeoutSignal(invocation, symbols, settings)
+              ?? PredicateSignal(invocation.Arguments.ArgumentFor(0), symbols, context.CancellationToken)
+              ?? HotPathSignal(invocation, context.ContainingSymbol, symbols, settings);
         if (signal is not null)
         {
             context.ReportDiagnostic(Diagnostic.Create(RuleDescriptors.SpinUntil, invocation.Syntax.GetLocation(), signal));
@@ -50,10 +57,19 @@ public sealed class SpinUntilAnalyzer : CoarseTimersAnalyzer
     /// <summary>The rule's call, for the analyzer and the code fix alike: <c>SpinWait.SpinUntil</c>, every overload.</summary>
     internal static bool Matches(IInvocationOperation invocation, KnownSymbols symbols) => invocation.TargetMethod.IsMethodOf(symbols.SpinWait, "SpinUntil");
 
-    private static string? LongTimeoutSignal(IInvocationOperation invocation, KnownSymbols symbols, AnalyzerSettings settings) =>
-        TimeoutConstants.Milliseconds(invocation.Arguments.ArgumentFor(1), symbols) is double ms && ms >= settings.SpinLongWaitMilliseconds
-            ? $"constant timeout of {ms:0.###} ms"
+    /// <summary>(a) a constant timeout of at least spin_long_wait_ms; (f) a configured timeout (a field, property or parameter): the caller expects to wait.</summary>
+    private static string? LongTimeoutSignal(IInvocationOperation invocation, KnownSymbols symbols, AnalyzerSettings settings)
+    {
+        var timeout = invocation.Arguments.ArgumentFor(1);
+        if (TimeoutConstants.Milliseconds(timeout, symbols) is double ms)
+        {
+            return ms >= settings.SpinLongWaitMilliseconds ? $"constant timeout of {ms:0.###} ms" : null;
+        }
+
+        return timeout.WithoutConversions() is IFieldReferenceOperation or IPropertyReferenceOperation or IParameterReferenceOperation
+            ? "configured timeout"
             : null;
+    }
 
     private static string? HotPathSignal(IInvocationOperation invocation, ISymbol containingSymbol, KnownSymbols symbols, AnalyzerSettings settings) =>
         HotPathModel.Reason(invocation, containingSymbol, symbols, settings, HotPathRules.LoopsDelegatesDeclared) is { } reason ? "hot path: " + reason : null;

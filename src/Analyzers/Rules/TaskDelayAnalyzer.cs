@@ -31,13 +31,17 @@ public sealed class TaskDelayAnalyzer : CoarseTimersAnalyzer
             return;
         }
 
-        var rules = HotPathRules.LoopsDelegatesDeclared;
-        if (IsWhenAnyArgument(invocation, symbols))
+        var delay = invocation.Arguments.ArgumentFor(0);
+        if (TimerLifetime.IsInfinite(delay, symbols))
         {
-            rules |= HotPathRules.PerOperationTimeout;
+            return;
         }
 
-        var delay = invocation.Arguments.ArgumentFor(0);
+        // Raced in WhenAny: a timeout, created per call and usually abandoned. Awaited on its own: a sleep, judged by
+        // what it paces (a short constant delay in a loop polls; a long, configured or backoff delay does not).
+        var rules = IsWhenAnyArgument(invocation, symbols)
+            ? HotPathRules.LoopsDelegatesDeclared | HotPathRules.PerOperationTimeout | HotPathRules.RunLoopPaces
+            : HotPathRules.LoopsDelegatesDeclared | HotPathRules.Sleep;
         var reason = HotPathModel.Reason(invocation, context.ContainingSymbol, symbols, rule.Settings(invocation.Syntax.SyntaxTree), rules, TimeoutConstants.Milliseconds(delay, symbols));
         if (reason is not null)
         {
@@ -49,7 +53,10 @@ public sealed class TaskDelayAnalyzer : CoarseTimersAnalyzer
     internal static bool Matches(IInvocationOperation invocation, KnownSymbols symbols) =>
         invocation.TargetMethod.IsMethodOf(symbols.Task, "Delay") && !symbols.TakesTimeProvider(invocation.TargetMethod);
 
-    /// <summary><c>Task.WhenAny(work, Task.Delay(t))</c>: a timeout shim, created once per call by construction.</summary>
+    /// <summary>
+    /// <c>Task.WhenAny(work, Task.Delay(t))</c>, also through a local (<c>var timeout = Task.Delay(t); await
+    /// Task.WhenAny(work, timeout)</c>): a timeout shim, created once per call by construction.
+    /// </summary>
     private static bool IsWhenAnyArgument(IOperation operation, KnownSymbols symbols)
     {
         var parent = operation.ConsumerSkippingConversions();
@@ -58,7 +65,31 @@ public sealed class TaskDelayAnalyzer : CoarseTimersAnalyzer
             parent = parent.ConsumerSkippingConversions();
         }
 
-        return parent is IArgumentOperation { Parent: IInvocationOperation whenAny } &&
-               whenAny.TargetMethod.IsMethodOf(symbols.Task, "WhenAny");
+        if (parent is IArgumentOperation { Parent: IInvocationOperation whenAny } && whenAny.TargetMethod.IsMethodOf(symbols.Task, "WhenAny"))
+        {
+            return true;
+        }
+
+        if (Storage.Of(operation) is not ILocalSymbol local)
+        {
+            return false;
+        }
+
+        var root = operation;
+        while (root.Parent is not null)
+        {
+            root = root.Parent;
+        }
+
+        foreach (var node in root.Descendants())
+        {
+            if (node is ILocalReferenceOperation reference && SymbolEqualityComparer.Default.Equals(reference.Local, local) &&
+                !ReferenceEquals(reference, operation) && IsWhenAnyArgument(reference, symbols))
+            {
+                return true;
+            }
+        }
+
+        return false;
     }
 }

@@ -8,7 +8,8 @@ namespace CoarseTimers.Analyzers.Rules;
 
 /// <summary>
 /// CT0002: <c>new CancellationTokenSource(TimeSpan|int)</c> and <c>CancellationTokenSource.CancelAfter(TimeSpan|int)</c>
-/// on a hot path. A timeout source held in a local of the member is a per-operation timeout (rule 3).
+/// on a hot path. Rule 3's evidence is the source's lifetime (<see cref="TimerLifetime"/>): held in a local, returned by a
+/// factory, held by its object, or a reused source re-armed with <c>CancelAfter</c>. Infinite timeouts are never flagged.
 /// </summary>
 [DiagnosticAnalyzer(LanguageNames.CSharp)]
 public sealed class TimeoutCancellationTokenSourceAnalyzer : CoarseTimersAnalyzer
@@ -37,9 +38,7 @@ public sealed class TimeoutCancellationTokenSourceAnalyzer : CoarseTimersAnalyze
             return;
         }
 
-        // Held in a local (declarations and `using` included): a per-operation timeout.
-        var perOperation = Storage.Of(creation) is ILocalSymbol ? HotPathRules.PerOperationTimeout : HotPathRules.None;
-        Report(context, rule, creation, creation.Arguments.ArgumentFor(0), perOperation, ConstructorKind);
+        Report(context, rule, creation, creation.Arguments.ArgumentFor(0), TimerLifetime.OfSource(creation), ConstructorKind);
     }
 
     private static void AnalyzeCancelAfter(OperationAnalysisContext context, RuleContext rule)
@@ -50,15 +49,21 @@ public sealed class TimeoutCancellationTokenSourceAnalyzer : CoarseTimersAnalyze
             return;
         }
 
-        var perOperation = invocation.Instance is ILocalReferenceOperation ? HotPathRules.PerOperationTimeout : HotPathRules.None;
-        Report(context, rule, invocation, invocation.Arguments.ArgumentFor(0), perOperation, CancelAfterKind);
+        Report(context, rule, invocation, invocation.Arguments.ArgumentFor(0), TimerLifetime.OfCancelAfter(invocation), CancelAfterKind);
     }
 
-    private static void Report(OperationAnalysisContext context, RuleContext rule, IOperation operation, IOperation? timeout, HotPathRules perOperation, string kind)
+    /// <summary><paramref name="lifetime"/> is the timer-lifetime evidence for rule 3 (<see cref="TimerLifetime"/>), if any.</summary>
+    private static void Report(OperationAnalysisContext context, RuleContext rule, IOperation operation, IOperation? timeout, string? lifetime, string kind)
     {
-        var rules = HotPathRules.LoopsDelegatesDeclared | perOperation;
+        // An infinite timeout queues no timer.
+        if (TimerLifetime.IsInfinite(timeout, rule.Symbols))
+        {
+            return;
+        }
+
+        var rules = HotPathRules.LoopsDelegatesDeclared | (lifetime is null ? HotPathRules.None : HotPathRules.PerOperationTimeout);
         var reason = HotPathModel.Reason(operation, context.ContainingSymbol, rule.Symbols, rule.Settings(operation.Syntax.SyntaxTree), rules,
-            TimeoutConstants.Milliseconds(timeout, rule.Symbols));
+            TimeoutConstants.Milliseconds(timeout, rule.Symbols), lifetime);
         if (reason is not null)
         {
             context.ReportDiagnostic(Diagnostic.Create(RuleDescriptors.TimeoutCancellationTokenSource, operation.Syntax.GetLocation(), kind, reason));

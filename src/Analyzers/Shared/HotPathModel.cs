@@ -25,6 +25,15 @@ internal enum HotPathRules
 
     /// <summary>Rules 1, 2 and 4: what every rule asks about (CT0001 and CT0002 add rule 3 where it applies).</summary>
     LoopsDelegatesDeclared = Loop | PerItemDelegate | Declared,
+
+    /// <summary>
+    /// The site is an awaited sleep: rule 1 applies only to a short constant delay (below the pacing threshold) in a loop
+    /// that does not catch (a loop with a catch retries: its delay is backoff), and a run loop's delay is pacing.
+    /// </summary>
+    Sleep = 16,
+
+    /// <summary>A per-operation timeout (rule 3) directly inside a run loop, with a delay that is not short, is pacing.</summary>
+    RunLoopPaces = 32,
 }
 
 /// <summary>
@@ -38,6 +47,7 @@ internal static class HotPathModel
     public const string InsideLoop = "inside a loop";
     public const string PerItemDelegate = "per-item delegate";
     public const string PerOperationTimeout = "per-operation timeout";
+    public const string ShortPollingDelay = "short polling delay in a loop";
 
     private static readonly ImmutableHashSet<string> s_perItemParameters = ImmutableHashSet.Create("body", "action", "selector", "collectionSelector");
 
@@ -45,8 +55,11 @@ internal static class HotPathModel
     /// The reason <paramref name="operation"/> is hot under <paramref name="rules"/>, or null when it is not.
     /// <paramref name="pacingMilliseconds"/> is the call's constant delay, if any: a loop paced by a delay at least
     /// <see cref="AnalyzerSettings.PacingThresholdMilliseconds"/> long is pacing, not a hot path.
+    /// <paramref name="perOperationReason"/> names the timer-lifetime evidence behind rule 3 (default: "per-operation timeout").
+    /// Rules 1–3 never apply in test code or a cold context (<see cref="ColdContext"/>); rules 4 and 5 always do.
     /// </summary>
-    public static string? Reason(IOperation operation, ISymbol containingSymbol, KnownSymbols symbols, AnalyzerSettings settings, HotPathRules rules, double? pacingMilliseconds = null)
+    public static string? Reason(IOperation operation, ISymbol containingSymbol, KnownSymbols symbols, AnalyzerSettings settings, HotPathRules rules,
+        double? pacingMilliseconds = null, string? perOperationReason = null)
     {
         if (settings.Scope == HotPathScope.All)
         {
@@ -58,20 +71,33 @@ internal static class HotPathModel
             return Declared;
         }
 
-        if (settings.Scope == HotPathScope.Declared || (symbols.IsTestProject && !settings.AnalyzeTestProjects))
+        if (settings.Scope == HotPathScope.Declared || (symbols.IsTestProject && !settings.AnalyzeTestProjects) ||
+            ColdContext.Reason(operation, containingSymbol) is not null)
         {
             return null;
         }
 
-        var paced = pacingMilliseconds is double ms && ms >= settings.PacingThresholdMilliseconds;
+        var sleep = (rules & HotPathRules.Sleep) != 0;
+        var shortDelay = pacingMilliseconds is double constant && constant < settings.PacingThresholdMilliseconds;
+        var paced = sleep ? !shortDelay : pacingMilliseconds is double ms && ms >= settings.PacingThresholdMilliseconds;
         var insideFunction = false;
         var child = operation;
         for (var parent = operation.Parent; parent is not null; child = parent, parent = parent.Parent)
         {
             switch (parent)
             {
-                case ILoopOperation loop when (rules & HotPathRules.Loop) != 0 && !paced && ReferenceEquals(loop.Body, child):
-                    return InsideLoop;
+                case ILoopOperation loop when ReferenceEquals(loop.Body, child):
+                    if (!shortDelay && (rules & (HotPathRules.Sleep | HotPathRules.RunLoopPaces)) != 0 && !insideFunction && IsRunLoop(loop))
+                    {
+                        return null;
+                    }
+
+                    if ((rules & HotPathRules.Loop) != 0 && !paced && !(sleep && Catches(loop.Body)))
+                    {
+                        return sleep ? ShortPollingDelay : InsideLoop;
+                    }
+
+                    break;
                 case IAnonymousFunctionOperation function:
                     insideFunction = true;
                     if ((rules & HotPathRules.PerItemDelegate) != 0 && IsPerItemBody(function, symbols))
@@ -88,10 +114,58 @@ internal static class HotPathModel
 
         if ((rules & HotPathRules.PerOperationTimeout) != 0 && settings.PerOperationTimeouts && !RunsOnce(containingSymbol, symbols, insideFunction))
         {
-            return PerOperationTimeout;
+            return perOperationReason ?? PerOperationTimeout;
         }
 
         return null;
+    }
+
+    /// <summary>
+    /// A loop that runs for the life of its owner: <c>while (true)</c>, <c>for (;;)</c>, a condition that reads
+    /// <c>IsCancellationRequested</c> or awaits <c>WaitForNextTickAsync</c>. What waits directly in it paces it.
+    /// </summary>
+    private static bool IsRunLoop(ILoopOperation loop)
+    {
+        var condition = loop switch
+        {
+            IWhileLoopOperation w => w.Condition,
+            IForLoopOperation f => f.Condition,
+            _ => null,
+        };
+        if (loop is not (IWhileLoopOperation or IForLoopOperation))
+        {
+            return false;
+        }
+
+        if (condition is null || condition.ConstantValue is { HasValue: true, Value: true })
+        {
+            return true;
+        }
+
+        foreach (var node in condition.DescendantsAndSelf())
+        {
+            if (node is IPropertyReferenceOperation { Property.Name: "IsCancellationRequested" } ||
+                node is IInvocationOperation { TargetMethod.Name: "WaitForNextTickAsync" })
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
+    /// <summary>The loop body catches an exception: the loop retries, and a delay in it is backoff.</summary>
+    private static bool Catches(IOperation body)
+    {
+        foreach (var node in body.Descendants())
+        {
+            if (node is ITryOperation { Catches.Length: > 0 })
+            {
+                return true;
+            }
+        }
+
+        return false;
     }
 
     /// <summary>The entry point and static constructors run once; lambdas and local functions inside them need not.</summary>

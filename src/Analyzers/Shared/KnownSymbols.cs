@@ -52,7 +52,8 @@ internal sealed class KnownSymbols
         CoarseCancellationTokenSource = compilation.GetTypeByMetadataName("CoarseTimers.CoarseCancellationTokenSource");
         CoarseTimeout = compilation.GetTypeByMetadataName("CoarseTimers.CoarseTimeout");
         SpinThenBlock = compilation.GetTypeByMetadataName("CoarseTimers.SpinThenBlock");
-        IsTestProject = compilation.ReferencedAssemblyNames.Any(static a => s_testFrameworkAssemblies.Contains(a.Name));
+        IsTestProject = compilation.ReferencedAssemblyNames.Any(static a => s_testFrameworkAssemblies.Contains(a.Name)) ||
+                        ColdContext.IsTestAssemblyName(compilation.AssemblyName);
         // Finding the entry point binds every Main candidate: done on first need, once per compilation.
         _entryPoint = new System.Lazy<IMethodSymbol?>(() => compilation.Options.OutputKind is OutputKind.ConsoleApplication or OutputKind.WindowsApplication
             ? compilation.GetEntryPoint(System.Threading.CancellationToken.None)
@@ -89,7 +90,10 @@ internal sealed class KnownSymbols
     public INamedTypeSymbol? CoarseTimeout { get; }
     public INamedTypeSymbol? SpinThenBlock { get; }
 
-    /// <summary>The compilation references xunit, NUnit or MSTest: polling loops there are normal.</summary>
+    /// <summary>
+    /// The compilation references xunit, NUnit or MSTest, or its assembly name has a test or benchmark segment
+    /// (<c>Foo.Tests</c>, <c>Foo.UnitTests</c>, <c>Foo.Benchmarks</c>): polling loops and timeouts there are normal.
+    /// </summary>
     public bool IsTestProject { get; }
 
     /// <summary>The program's entry point (Main or the top-level statements), which runs once.</summary>

@@ -238,7 +238,7 @@ internal sealed class TimerCore : ITimerTarget
         _periodMilliseconds = period;
         if (dueTime != Timeout.Infinite)
         {
-            _dueTimestamp = _engine.Clock.GetTimestamp() + _engine.Clock.FromMilliseconds(dueTime);
+            _dueTimestamp = _engine.Now() + _engine.FromMilliseconds(dueTime);
             _ticket = _engine.ScheduleAt(this, _dueTimestamp);
         }
     }

@@ -197,12 +197,14 @@ internal sealed class TimerEngine
         return bucket.Token;
     }
 
-    // The current timestamp. The production clock is read directly: a virtual call per schedule is measurable.
-    private long Now() => _stopwatchClock ? Stopwatch.GetTimestamp() : Clock.GetTimestamp();
+    /// <summary>The current timestamp of <see cref="Clock"/>; the production clock is read directly (a virtual call per schedule is measurable).</summary>
+    public long Now() => _stopwatchClock ? Stopwatch.GetTimestamp() : Clock.GetTimestamp();
 
-    // Timestamp units covering the milliseconds, rounded up; one multiplication when the frequency allows (it is 10^9
-    // on Linux, 10^7 on Windows), instead of the two divisions of the general case.
-    private long FromMilliseconds(long milliseconds) => _unitsPerMillisecond > 0 ? milliseconds * _unitsPerMillisecond : Clock.FromMilliseconds(milliseconds);
+    /// <summary>
+    /// <see cref="Clock"/> units covering <paramref name="milliseconds"/>, rounded up: one multiplication when the
+    /// frequency allows (10^9 on Linux, 10^7 on Windows), instead of the general case's divisions.
+    /// </summary>
+    public long FromMilliseconds(long milliseconds) => _unitsPerMillisecond > 0 ? milliseconds * _unitsPerMillisecond : Clock.FromMilliseconds(milliseconds);
 
     private void WakeDriverIfEarlier(long dueTick)
     {

@@ -24,6 +24,7 @@ public partial class SpinUntilTests
     [InlineData("{|#0:SpinWait.SpinUntil(Slow)|};", "predicate method 'Slow' reads a clock: Stopwatch.GetTimestamp")]
     [InlineData("{|#0:SpinWait.SpinUntil(Local)|}; bool Local() => File.Exists(\"x\");", "predicate method 'Local' blocks or does I/O: File.Exists")]
     [InlineData("for (;;) { {|#0:SpinWait.SpinUntil(() => _ready)|}; }", "hot path: inside a loop")]
+    [InlineData("{|#0:SpinWait.SpinUntil(() => _ready, _timeout)|};", "configured timeout")]
     public Task Long_running_waits_are_flagged_with_the_signal(string body, string signal) =>
         Verify.VerifyAsync(Wrap(body), Expected(signal));
 
@@ -44,6 +45,19 @@ public partial class SpinUntilTests
         Verify.VerifyAsync(Wrap("for (;;) { SpinWait.SpinUntil(() => _ready); } {|#0:SpinWait.SpinUntil(() => _ready, 50)|};"),
             "coarse_timers.hot_path_scope = declared", Expected("constant timeout of 50 ms"));
 
+    [Theory]
+    [InlineData("Start")]
+    [InlineData("Dispose")]
+    public Task Long_waits_in_lifecycle_members_are_cold(string name) =>
+        Verify.VerifyAsync(Wrap("SpinWait.SpinUntil(() => _ready, 100); SpinWait.SpinUntil(() => _ready, _timeout);").Replace("void M()", $"void {name}()"));
+
+    [Fact]
+    public Task Long_waits_in_test_code_are_cold_unless_declared() =>
+        Verify.VerifyAsync(Wrap("SpinWait.SpinUntil(() => _ready, 100);").Replace("class C", "class MonitorTests") +
+            "\nclass D { [CoarseTimers.HotPath] void M() { {|#0:SpinWait.SpinUntil(() => true, 100)|}; } }\nclass MoreTests { [CoarseTimers.HotPath] void M() { {|#1:SpinWait.SpinUntil(() => true, 100)|}; } }",
+            Expected("constant timeout of 100 ms"),
+            new DiagnosticResult(DiagnosticIds.SpinUntil, DiagnosticSeverity.Warning).WithLocation(1).WithArguments("hot path: declared hot path"));
+
     private static string Wrap(string body) => $$"""
         using System;
         using System.Diagnostics;
@@ -55,6 +69,7 @@ public partial class SpinUntilTests
         {
             private volatile bool _ready;
             private int _flag;
+            private readonly int _timeout = 100;
             private readonly ManualResetEvent _event = new(false);
 
             void M()

@@ -15,15 +15,57 @@ public partial class TaskDelayTests
 
     [Theory]
     [InlineData("for (var i = 0; i < 3; i++) { await {|#0:Task.Delay(5)|}; }")]
-    [InlineData("foreach (var x in new[] { 1 }) { await {|#0:Task.Delay(x)|}; }")]
+    [InlineData("foreach (var x in new[] { 1 }) { await {|#0:Task.Delay(5)|}; }")]
     [InlineData("while (true) { await {|#0:Task.Delay(5)|}; }")]
     [InlineData("do { await {|#0:Task.Delay(TimeSpan.FromMilliseconds(5), CancellationToken.None)|}; } while (true);")]
     [InlineData("await foreach (var x in Items()) { await {|#0:Task.Delay(5)|}; }")]
     [InlineData("for (;;) { Func<Task> f = async () => await {|#0:Task.Delay(5)|}; await f(); }")]
     [InlineData("for (;;) { await Local(); async Task Local() => await {|#0:Task.Delay(5)|}; }")]
     [InlineData("for (var i = 0; i < 3; i++) { await {|#0:Task.Delay(millisecondsDelay: 5, cancellationToken: default)|}; }")]
-    public Task Loop_bodies_are_hot(string body) =>
-        Verify.VerifyAsync(Wrap(body), Expected("inside a loop"));
+    public Task Short_polling_delays_in_loops_are_hot(string body) =>
+        Verify.VerifyAsync(Wrap(body), Expected("short polling delay in a loop"));
+
+    [Theory]
+    [InlineData("foreach (var x in new[] { 1 }) { await Task.Delay(x); }")]
+    [InlineData("for (var i = 0; i < 3; i++) { await Task.Delay(_interval); }")]
+    [InlineData("for (var i = 0; i < 3; i++) { await Task.Delay(TimeSpan.FromMilliseconds(_options.PollMs)); }")]
+    [InlineData("for (var i = 0; i < 3; i++) { try { await Work(); return; } catch (InvalidOperationException) { } await Task.Delay(5); }")]
+    [InlineData("try { await Work(); } catch (Exception) { for (var i = 0; i < 3; i++) { await Task.Delay(5); } }")]
+    [InlineData("for (;;) { await Task.Delay(Timeout.Infinite); }")]
+    [InlineData("for (;;) { await Task.Delay(Timeout.InfiniteTimeSpan, CancellationToken.None); }")]
+    public Task Configured_backoff_failure_path_and_infinite_delays_are_not_hot(string body) =>
+        Verify.VerifyAsync(Wrap(body));
+
+    [Theory]
+    [InlineData("StartAsync")]
+    [InlineData("StopAndDrainAsync")]
+    [InlineData("WaitUntilReadyAsync")]
+    [InlineData("DisposeAsync")]
+    [InlineData("ConnectAsync")]
+    public Task Lifecycle_members_are_cold(string name) =>
+        Verify.VerifyAsync(Wrap("await Task.WhenAny(Work(), Task.Delay(100)); for (var i = 0; i < 3; i++) { await Task.Delay(5); }").Replace("async Task M()", $"async Task {name}()"));
+
+    [Fact]
+    public Task Lifecycle_is_read_from_the_last_word_of_the_name() =>
+        Verify.VerifyAsync(Wrap("await Task.WhenAny(Work(), {|#0:Task.Delay(100)|});").Replace("async Task M()", "async Task StartTimeoutAsync()"), Expected("per-operation timeout"));
+
+    [Fact]
+    public Task Test_support_types_and_test_assemblies_are_cold()
+    {
+        var type = Verify.VerifyAsync(Wrap("await Task.WhenAny(Work(), Task.Delay(100));").Replace("class C", "class ClusterTests"));
+        var assembly = new AnalyzerVerifier<TaskDelayAnalyzer> { TestCode = Wrap("await Task.WhenAny(Work(), Task.Delay(100));") };
+        assembly.SolutionTransforms.Add((solution, projectId) => solution.WithProjectAssemblyName(projectId, "Contoso.Orders.UnitTests"));
+        var production = new AnalyzerVerifier<TaskDelayAnalyzer> { TestCode = Wrap("await Task.WhenAny(Work(), {|#0:Task.Delay(100)|});") };
+        production.SolutionTransforms.Add((solution, projectId) => solution.WithProjectAssemblyName(projectId, "Contoso.Testimonials"));
+        production.ExpectedDiagnostics.Add(Expected("per-operation timeout"));
+        return Task.WhenAll(type, assembly.RunAsync(), production.RunAsync());
+    }
+
+    [Theory]
+    [InlineData("while (!_stopping.IsCancellationRequested) { await Task.WhenAny(Work(), Task.Delay(_interval)); }")]
+    [InlineData("while (true) { await Task.WhenAny(Work(), Task.Delay(TimeSpan.FromSeconds(5))); }")]
+    public Task A_race_that_paces_a_run_loop_is_pacing(string body) =>
+        Verify.VerifyAsync(Wrap(body));
 
     [Theory]
     [InlineData("await Task.Delay(5);")]
@@ -39,7 +81,7 @@ public partial class TaskDelayTests
 
     [Fact]
     public Task Pacing_threshold_is_configurable() =>
-        Verify.VerifyAsync(Wrap("for (;;) { await {|#0:Task.Delay(TimeSpan.FromSeconds(30))|}; }"), "coarse_timers.pacing_threshold_ms = 60000", Expected("inside a loop"));
+        Verify.VerifyAsync(Wrap("for (;;) { await {|#0:Task.Delay(TimeSpan.FromSeconds(30))|}; }"), "coarse_timers.pacing_threshold_ms = 60000", Expected("short polling delay in a loop"));
 
     [Theory]
     [InlineData("Parallel.For(0, 10, i => {|#0:Task.Delay(5)|}.Wait());")]
@@ -58,6 +100,7 @@ public partial class TaskDelayTests
     [Theory]
     [InlineData("await Task.WhenAny(Work(), {|#0:Task.Delay(100)|});")]
     [InlineData("await Task.WhenAny(new[] { Work(), {|#0:Task.Delay(TimeSpan.FromSeconds(5))|} });")]
+    [InlineData("var timeout = {|#0:Task.Delay(_interval)|}; await Task.WhenAny(Work(), timeout);")]
     public Task Delay_in_WhenAny_is_a_per_operation_timeout(string body) =>
         Verify.VerifyAsync(Wrap(body), Expected("per-operation timeout"));
 
@@ -130,7 +173,7 @@ public partial class TaskDelayTests
             "coarse_timers.hot_path_scope = all\ncoarse_timers.CT0001.hot_path_scope = declared");
         var bad = Verify.VerifyAsync(Wrap("for (var i = 0; i < 1; i++) { await {|#0:Task.Delay(5)|}; }"),
             "coarse_timers.hot_path_scope = sometimes\ncoarse_timers.pacing_threshold_ms = -5\ncoarse_timers.per_operation_timeouts = maybe",
-            Expected("inside a loop"));
+            Expected("short polling delay in a loop"));
         return Task.WhenAll(specific, bad);
     }
 
@@ -149,7 +192,7 @@ public partial class TaskDelayTests
                 }
             }
             """;
-        return Verify.VerifyAsync(source, Expected("inside a loop"));
+        return Verify.VerifyAsync(source, Expected("short polling delay in a loop"));
     }
 
     [Fact]
@@ -184,7 +227,7 @@ public partial class TaskDelayTests
         var enabled = new AnalyzerVerifier<TaskDelayAnalyzer> { TestCode = Wrap("for (;;) { await {|#0:Task.Delay(5)|}; }") };
         enabled.TestState.AdditionalReferences.Add(TestFrameworkReference.Create("nunit.framework"));
         enabled.WithEditorConfig("coarse_timers.analyze_test_projects = true");
-        enabled.ExpectedDiagnostics.Add(Expected("inside a loop"));
+        enabled.ExpectedDiagnostics.Add(Expected("short polling delay in a loop"));
         return Task.WhenAll(test.RunAsync(), enabled.RunAsync());
     }
 
@@ -211,7 +254,7 @@ public partial class TaskDelayTests
             await handler();
             """;
         var test = new AnalyzerVerifier<TaskDelayAnalyzer> { TestCode = source }.AsConsoleApplication();
-        test.ExpectedDiagnostics.Add(Expected("inside a loop"));
+        test.ExpectedDiagnostics.Add(Expected("short polling delay in a loop"));
         test.ExpectedDiagnostics.Add(new DiagnosticResult(DiagnosticIds.TaskDelay, DiagnosticSeverity.Warning).WithLocation(1).WithArguments("per-operation timeout"));
         return test.RunAsync();
     }
@@ -225,6 +268,10 @@ public partial class TaskDelayTests
 
         class C
         {
+            private readonly TimeSpan _interval = TimeSpan.FromMilliseconds(5);
+            private readonly (int PollMs, int Other) _options = (5, 0);
+            private readonly CancellationToken _stopping = default;
+
             async Task M()
             {
                 {{body}}

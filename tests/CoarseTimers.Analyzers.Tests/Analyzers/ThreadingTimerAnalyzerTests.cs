@@ -21,11 +21,55 @@ public partial class ThreadingTimerTests
         Verify.VerifyAsync(Wrap(body), Expected("inside a loop"));
 
     [Theory]
-    [InlineData("using var t = new Timer(_ => { }, null, 100, -1);")]
+    [InlineData("using var t = {|#0:new Timer(_ => { }, null, 100, -1)|};")]
+    [InlineData("var t = {|#0:new Timer(_ => { }, null, TimeSpan.FromSeconds(5), Timeout.InfiniteTimeSpan)|}; try { } finally { t?.Dispose(); }")]
+    [InlineData("Timer t = null; t = {|#0:new Timer(_ => { }, null, 100, Timeout.Infinite)|}; t.Dispose();")]
+    public Task One_shot_timer_disposed_by_its_creator_is_a_timeout(string body) =>
+        Verify.VerifyAsync(Wrap(body), Expected("timeout timer disposed by the code that created it"));
+
+    [Fact]
+    public Task Timer_factory_method_returns_a_timeout_per_call() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Threading;
+
+            static class Timers
+            {
+                public static Timer Create(TimerCallback callback, TimeSpan dueTime, TimeSpan period) => {|#0:new Timer(callback, null, dueTime, period)|};
+                public static IDisposable Wrapped(TimerCallback callback, int dueTime) { return new Holder({|#1:new Timer(callback, null, dueTime, Timeout.Infinite)|}); }
+                public static Timer Periodic(TimerCallback callback) => new Timer(callback, null, 1000, 1000);
+                sealed class Holder(IDisposable inner) : IDisposable { public void Dispose() => inner.Dispose(); }
+            }
+            """,
+            Expected("timeout created by a factory method, per call"),
+            new DiagnosticResult(DiagnosticIds.ThreadingTimer, DiagnosticSeverity.Warning).WithLocation(1).WithArguments("timeout created by a factory method, per call"));
+
+    [Theory]
+    [InlineData("using var t = new Timer(_ => { }, null, 100, 100);")]
+    [InlineData("Timer t = null; t = new Timer(_ => t.Dispose(), null, 100, -1);")]
+    [InlineData("_field = new Timer(_ => { }, null, 100, -1);")]
+    [InlineData("var t = new Timer(_ => { }, null, 100, -1); _field = t;")]
     [InlineData("for (;;) { using var t = new Timer(_ => { }, null, TimeSpan.FromMinutes(1), TimeSpan.FromMinutes(1)); }")]
     [InlineData("Func<Timer> make = () => new Timer(_ => { }); for (;;) { make().Dispose(); }")]
     public Task Cold_sites_and_paced_loops_are_not_flagged(string body) =>
         Verify.VerifyAsync(Wrap(body));
+
+    [Fact]
+    public Task Lifecycle_and_test_code_is_cold() =>
+        Verify.VerifyAsync("""
+            using System.Threading;
+
+            class Server
+            {
+                void StopAsync() { using var t = new Timer(_ => { }, null, 100, -1); }
+                void Dispose() { using var t = new Timer(_ => { }, null, 100, -1); }
+            }
+
+            class ServerTests
+            {
+                void Waits() { using var t = new Timer(_ => { }, null, 100, -1); }
+            }
+            """);
 
     [Fact]
     public Task Declared_hot_type_flags_per_connection_timers() =>
@@ -57,6 +101,8 @@ public partial class ThreadingTimerTests
 
         class C
         {
+            private Timer _field;
+
             void M()
             {
                 {{body}}

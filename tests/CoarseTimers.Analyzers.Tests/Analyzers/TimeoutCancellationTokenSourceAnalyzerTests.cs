@@ -35,6 +35,64 @@ public partial class TimeoutCancellationTokenSourceTests
         Verify.VerifyAsync(Wrap(body));
 
     [Fact]
+    public Task Timeout_lifetimes_followed_through_factories_fields_and_reused_sources() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Threading;
+
+            sealed class ReplyListener
+            {
+                private readonly CancellationTokenSource _timeout;
+                private readonly CancellationTokenSource _pooled = new();
+
+                public ReplyListener(TimeSpan timeout) => _timeout = {|#0:new CancellationTokenSource(timeout)|};
+
+                public static CancellationTokenSource CreateTimeoutSource(TimeSpan timeout) => {|#1:new CancellationTokenSource(timeout)|};
+
+                public void Rent(TimeSpan timeout) => {|#2:_pooled.CancelAfter(timeout)|};
+
+                public static void Arm(CancellationTokenSource source) => {|#3:source.CancelAfter(100)|};
+            }
+            """,
+            Expected("new CancellationTokenSource(timeout)", "timeout held by its object, one per instance", 0),
+            Expected("new CancellationTokenSource(timeout)", "timeout created by a factory method, per call", 1),
+            Expected("CancelAfter", "reused source re-armed per call", 2),
+            Expected("CancelAfter", "reused source re-armed per call", 3));
+
+    [Theory]
+    [InlineData("using var cts = new CancellationTokenSource(Timeout.InfiniteTimeSpan);")]
+    [InlineData("using var cts = new CancellationTokenSource(); cts.CancelAfter(Timeout.Infinite);")]
+    [InlineData("s_field.CancelAfter(-1);")]
+    [InlineData("for (;;) { using var cts = new CancellationTokenSource(); cts.CancelAfter(Timeout.InfiniteTimeSpan); }")]
+    [InlineData("try { } catch (Exception) { using var cts = new CancellationTokenSource(5000); }")]
+    public Task Infinite_timeouts_and_failure_paths_are_never_flagged(string body) =>
+        Verify.VerifyAsync(Wrap(body));
+
+    [Fact]
+    public Task Lifecycle_and_test_code_is_cold() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Threading;
+
+            class Listener
+            {
+                void StopAndDrain() { using var cts = new CancellationTokenSource(5000); }
+                void Dispose() { using var cts = new CancellationTokenSource(); cts.CancelAfter(1000); }
+                static CancellationTokenSource CreateForShutdown() => new CancellationTokenSource(5000);
+            }
+
+            sealed class ConnectContext
+            {
+                private readonly CancellationTokenSource _cts = new CancellationTokenSource(5000);
+            }
+
+            class TestingExtensions
+            {
+                void WaitForLeader() { using var cts = new CancellationTokenSource(5000); }
+            }
+            """);
+
+    [Fact]
     public Task Field_source_in_a_loop_is_hot() =>
         Verify.VerifyAsync(Wrap("for (;;) { {|#0:s_field.CancelAfter(50)|}; }"), Expected("CancelAfter", "inside a loop"));
 

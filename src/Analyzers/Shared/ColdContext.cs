@@ -1,0 +1,167 @@
+using System;
+using System.Collections.Generic;
+using System.Collections.Immutable;
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.Operations;
+
+namespace CoarseTimers.Analyzers.Shared;
+
+/// <summary>
+/// Evidence that code runs rarely, whatever its shape: lifecycle code, test code and failure paths
+/// (docs/hot-paths.md, "Cold contexts"). Only names and syntax the compilation holds are read, so the test is cheap and
+/// works with unresolved references. Names are split into words at case changes and punctuation
+/// (<c>WaitUntilReadyAsync</c> is Wait, Until, Ready, Async) and compared word by word, never by substring, so
+/// <c>Connection</c> is not <c>Connect</c> and <c>Stopwatch</c> is not <c>Stop</c>.
+/// </summary>
+internal static class ColdContext
+{
+    /// <summary>
+    /// The last word of a member or local function name (before <c>Async</c>/<c>Core</c>/<c>Internal</c>/<c>Impl</c>) that
+    /// names a lifecycle step: start-up, readiness waits, connection set-up, shutdown, disposal, draining and clean-up run
+    /// once per process, host or connection, not per operation. The last word, because it names what the member does:
+    /// <c>StopAndDrainAsync</c> and <c>WaitUntilReadyAsync</c> are lifecycle, <c>StartTimeout</c> is not.
+    /// </summary>
+    private static readonly ImmutableHashSet<string> s_lifecycleWords = ImmutableHashSet.Create(
+        StringComparer.Ordinal,
+        "Start", "Started", "Starting", "Startup", "Restart", "Init", "Initialize", "Initialization", "Bootstrap", "Warmup", "Ready",
+        "Connect", "Reconnect", "Disconnect", "Stop", "Stopping", "Stopped", "Shutdown", "Dispose", "Disposing", "Close", "Closing",
+        "Drain", "Draining", "Teardown", "Terminate", "Termination", "Cleanup", "Purge", "Specialize", "Specialization");
+
+    /// <summary>Words that make a whole type lifecycle code wherever they stand: <c>ConnectContext</c>, <c>StartupHook</c>.</summary>
+    private static readonly ImmutableHashSet<string> s_lifecycleTypeWords = ImmutableHashSet.Create(
+        StringComparer.Ordinal, "Startup", "Bootstrap", "Bootstrapper", "Initializer", "Warmup", "Connect", "Reconnect", "Shutdown");
+
+    private static readonly ImmutableHashSet<string> s_suffixWords = ImmutableHashSet.Create(StringComparer.Ordinal, "Async", "Core", "Internal", "Impl");
+
+    /// <summary>Words that mark a type as test support: a test class, a fake, a benchmark.</summary>
+    private static readonly ImmutableHashSet<string> s_testWords = ImmutableHashSet.Create(
+        StringComparer.Ordinal, "Test", "Tests", "Testing", "Benchmark", "Benchmarks", "Fake", "Fakes");
+
+    /// <summary>Second words of test-support assembly segments: <c>TestCommon</c>, <c>TestUtilities</c> (not <c>TestProject</c>).</summary>
+    private static readonly ImmutableHashSet<string> s_testSupportWords = ImmutableHashSet.Create(
+        StringComparer.Ordinal, "Common", "Utilities", "Utils", "Helpers", "Support", "Infrastructure", "Shared", "Host");
+
+    /// <summary>Why <paramref name="operation"/> runs rarely, or null when nothing says so.</summary>
+    public static string? Reason(IOperation operation, ISymbol containingSymbol)
+    {
+        for (var parent = operation.Parent; parent is not null; parent = parent.Parent)
+        {
+            switch (parent)
+            {
+                case ICatchClauseOperation:
+                    return "failure path (catch block)";
+                case ILocalFunctionOperation local when NamesLifecycle(local.Symbol.Name):
+                    return $"lifecycle: {local.Symbol.Name}";
+            }
+        }
+
+        for (var symbol = containingSymbol; symbol is not null and not INamespaceSymbol; symbol = symbol.ContainingSymbol)
+        {
+            if (symbol is INamedTypeSymbol type)
+            {
+                if (HasWord(type.Name, s_lifecycleTypeWords))
+                {
+                    return $"lifecycle: {type.Name}";
+                }
+
+                if (HasWord(type.Name, s_testWords))
+                {
+                    return $"test code: {type.Name}";
+                }
+            }
+            else if (symbol is IMethodSymbol { MethodKind: MethodKind.Ordinary or MethodKind.ExplicitInterfaceImplementation or MethodKind.LocalFunction } method &&
+                     NamesLifecycle(method.Name))
+            {
+                return $"lifecycle: {method.Name}";
+            }
+        }
+
+        return null;
+    }
+
+    /// <summary>True when a segment of the assembly name ends in a test or benchmark word (<c>Foo.Tests</c>, <c>Foo.UnitTests</c>) or is test support (<c>Foo.TestCommon</c>).</summary>
+    public static bool IsTestAssemblyName(string? assemblyName)
+    {
+        if (assemblyName is null)
+        {
+            return false;
+        }
+
+        foreach (var segment in assemblyName.Split('.', '-', '_'))
+        {
+            var words = Words(segment);
+            if (words.Count > 0 && (s_testWords.Contains(words[words.Count - 1]) ||
+                                    (words[0] == "Test" && s_testSupportWords.Contains(words[words.Count - 1]))))
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
+    private static bool NamesLifecycle(string name)
+    {
+        var words = Words(name.Substring(name.LastIndexOf('.') + 1));
+        var last = words.Count - 1;
+        while (last > 0 && s_suffixWords.Contains(words[last]))
+        {
+            last--;
+        }
+
+        return last >= 0 && s_lifecycleWords.Contains(words[last]);
+    }
+
+    private static bool HasWord(string name, ImmutableHashSet<string> words)
+    {
+        foreach (var word in Words(name))
+        {
+            if (words.Contains(word))
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
+    /// <summary>Splits <c>StopAndDrainAsync</c> into Stop, And, Drain, Async; acronyms stay one word (<c>IOTimeout</c>: IO, Timeout).</summary>
+    internal static List<string> Words(string name)
+    {
+        var words = new List<string>();
+        var start = -1;
+        for (var i = 0; i < name.Length; i++)
+        {
+            var c = name[i];
+            if (!char.IsLetterOrDigit(c))
+            {
+                Flush(i);
+                continue;
+            }
+
+            var boundary = start >= 0 && char.IsUpper(c) &&
+                           (char.IsLower(name[i - 1]) || char.IsDigit(name[i - 1]) || (i + 1 < name.Length && char.IsLower(name[i + 1]) && char.IsUpper(name[i - 1])));
+            if (boundary)
+            {
+                Flush(i);
+            }
+
+            if (start < 0)
+            {
+                start = i;
+            }
+        }
+
+        Flush(name.Length);
+        return words;
+
+        void Flush(int end)
+        {
+            if (start >= 0)
+            {
+                words.Add(char.ToUpperInvariant(name[start]) + name.Substring(start + 1, end - start - 1));
+                start = -1;
+            }
+        }
+    }
+}

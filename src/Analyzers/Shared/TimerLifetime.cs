@@ -1,0 +1,172 @@
+using CoarseTimers.Analyzers.Internals;
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.Operations;
+
+namespace CoarseTimers.Analyzers.Shared;
+
+/// <summary>
+/// Whether a timer is created per operation and usually does not fire: the lifetime evidence behind hot-path rule 3
+/// (docs/hot-paths.md). Each answer is the words the diagnostic message shows, or null. Only the member that holds the
+/// site is read (its own body), so the cost is one walk of that body at most.
+/// </summary>
+internal static class TimerLifetime
+{
+    public const string LocalTimeout = "per-operation timeout";
+    public const string FactoryTimeout = "timeout created by a factory method, per call";
+    public const string InstanceTimeout = "timeout held by its object, one per instance";
+    public const string RearmedSource = "reused source re-armed per call";
+    public const string TimeoutTimer = "timeout timer disposed by the code that created it";
+
+    /// <summary>
+    /// A <c>new CancellationTokenSource(timeout)</c>: held in a local, returned by its method (a factory such as
+    /// <c>CreateTimeoutCts()</c>, also inside a wrapper it returns), or held in an instance field or property of its object.
+    /// </summary>
+    public static string? OfSource(IObjectCreationOperation creation)
+    {
+        switch (Storage.Of(creation))
+        {
+            case ILocalSymbol:
+                return LocalTimeout;
+            case IFieldSymbol { IsStatic: false }:
+            case IPropertySymbol { IsStatic: false }:
+                return InstanceTimeout;
+            case null when IsReturned(creation):
+                return FactoryTimeout;
+            default:
+                return null;
+        }
+    }
+
+    /// <summary>
+    /// <c>source.CancelAfter(timeout)</c>: on a local source, a per-operation timeout; on a field, property, parameter or
+    /// <c>this</c>, a reused (pooled or long-lived) source re-armed every time the method runs.
+    /// </summary>
+    public static string? OfCancelAfter(IInvocationOperation invocation) => invocation.Instance.WithoutConversions() switch
+    {
+        ILocalReferenceOperation => LocalTimeout,
+        IFieldReferenceOperation { Field.IsStatic: false } or IPropertyReferenceOperation { Property.IsStatic: false } or
+            IParameterReferenceOperation or IInstanceReferenceOperation => RearmedSource,
+        null => RearmedSource,
+        _ => null,
+    };
+
+    /// <summary>
+    /// A <c>new Timer(...)</c> used as a timeout: held in a local that the creating code disposes (outside the timer's
+    /// own callback: a timer that disposes itself in its callback is expected to fire), or returned by a factory
+    /// method with no finite constant period. <paramref name="periodMilliseconds"/> is the constant period, if any.
+    /// </summary>
+    public static string? OfTimer(IObjectCreationOperation creation, double? periodMilliseconds)
+    {
+        if (periodMilliseconds is double period && period >= 0)
+        {
+            return null;
+        }
+
+        if (Storage.Of(creation) is ILocalSymbol local)
+        {
+            return IsDisposedByCreator(creation, local) ? TimeoutTimer : null;
+        }
+
+        return IsReturned(creation) ? FactoryTimeout : null;
+    }
+
+    /// <summary>
+    /// The argument means "never": <c>-1</c> ms (<c>Timeout.Infinite</c>), <c>Timeout.InfiniteTimeSpan</c> or
+    /// <c>TimeSpan.FromMilliseconds(-1)</c>. Such a delay, timeout or due time queues no timer and is never flagged.
+    /// </summary>
+    public static bool IsInfinite(IOperation? argument, KnownSymbols symbols) =>
+        argument.WithoutConversions() is IFieldReferenceOperation { Field.Name: "InfiniteTimeSpan" } ||
+        TimeoutConstants.Milliseconds(argument, symbols) is double ms && ms == -1;
+
+    /// <summary>The value leaves its method by <c>return</c> (or an expression body), directly or wrapped in a new object.</summary>
+    private static bool IsReturned(IOperation value)
+    {
+        for (var parent = value.Parent; parent is not null; parent = parent.Parent)
+        {
+            switch (parent)
+            {
+                case IConversionOperation or IArgumentOperation or IObjectCreationOperation or IConditionalOperation or ICoalesceOperation:
+                    continue;
+                case IReturnOperation:
+                    // A lambda that returns a new timer is not a factory method: nothing says it runs per operation.
+                    return !InsideFunction(parent, Root(parent));
+                default:
+                    return false;
+            }
+        }
+
+        return false;
+    }
+
+    private static IOperation Root(IOperation operation)
+    {
+        while (operation.Parent is not null)
+        {
+            operation = operation.Parent;
+        }
+
+        return operation;
+    }
+
+    private static bool IsDisposedByCreator(IOperation creation, ILocalSymbol local)
+    {
+        var root = Root(creation);
+        foreach (var node in root.Descendants())
+        {
+            switch (node)
+            {
+                case IUsingDeclarationOperation or IUsingOperation when Declares(node, local):
+                    return true;
+                case IInvocationOperation { TargetMethod.Name: "Dispose" or "DisposeAsync" } dispose when RefersTo(dispose.Instance, local) && !InsideFunction(dispose, root):
+                    return true;
+            }
+        }
+
+        return false;
+    }
+
+    private static bool Declares(IOperation usingOperation, ILocalSymbol local)
+    {
+        foreach (var node in usingOperation.Descendants())
+        {
+            if (node is IVariableDeclaratorOperation declarator && SymbolEqualityComparer.Default.Equals(declarator.Symbol, local))
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
+    /// <summary><c>local.Dispose()</c> or <c>local?.Dispose()</c>.</summary>
+    private static bool RefersTo(IOperation? instance, ILocalSymbol local)
+    {
+        instance = instance.WithoutConversions();
+        if (instance is IConditionalAccessInstanceOperation && instance.Parent is not null)
+        {
+            for (var parent = instance.Parent; parent is not null; parent = parent.Parent)
+            {
+                if (parent is IConditionalAccessOperation access)
+                {
+                    instance = access.Operation.WithoutConversions();
+                    break;
+                }
+            }
+        }
+
+        return instance is ILocalReferenceOperation reference && SymbolEqualityComparer.Default.Equals(reference.Local, local);
+    }
+
+    private static bool InsideFunction(IOperation operation, IOperation root)
+    {
+        for (var parent = operation.Parent; parent is not null && !ReferenceEquals(parent, root); parent = parent.Parent)
+        {
+            if (parent is IAnonymousFunctionOperation)
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+}
