@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end: what a user does with the package, on a copy of samples/SampleService.
 #   pack -> install from a local feed (private NuGet cache) -> build shows CT warnings -> -warnaserror fails
+#   -> analysis modes (errors, none; the user's own .editorconfig/.globalconfig wins) -> a baseline accepts today's
+#   sites and fails only a new one -> the packed analyzers load and report on Roslyn 4.8 (tools/AnalyzerHost)
 #   -> dotnet format analyzers applies every fix -> -warnaserror succeeds -> the sample prints the same summary.
 # Every step is checked; the script prints a short report and exits non-zero if any step failed.
 set -uo pipefail
@@ -29,10 +31,14 @@ ct_warnings() { grep -oE '[A-Za-z]+\.cs\([0-9]+,[0-9]+\): (warning|error) CT000[
 if bash "$repo/build/pack.sh" "$feed" >"$work/pack.log" 2>&1 && [ -f "$feed/CoarseTimers.$version.nupkg" ]; then
   listing="$(unzip -l "$feed/CoarseTimers.$version.nupkg")"
   missing=""
-  for f in lib/netstandard2.0/CoarseTimers.dll lib/net8.0/CoarseTimers.dll analyzers/dotnet/cs/CoarseTimers.Analyzers.dll analyzers/dotnet/cs/CoarseTimers.CodeFixes.dll; do
-    grep -q "$f" <<<"$listing" || missing="$missing $f"
+  for f in lib/netstandard2.0/CoarseTimers.dll lib/net8.0/CoarseTimers.dll analyzers/dotnet/roslyn4.8/cs/CoarseTimers.Analyzers.dll \
+    analyzers/dotnet/roslyn4.8/cs/CoarseTimers.CodeFixes.dll buildTransitive/CoarseTimers.targets buildTransitive/CoarseTimersBaselineWriter.cs \
+    config/coarsetimers.default.globalconfig config/coarsetimers.errors.globalconfig config/coarsetimers.none.globalconfig icon.png; do
+    grep -q " $f\$" <<<"$listing" || missing="$missing $f"
   done
-  if [ -z "$missing" ]; then step "pack CoarseTimers $version" ok "lib/netstandard2.0, lib/net8.0, analyzers/dotnet/cs"; else step "pack CoarseTimers $version" FAIL "missing:$missing"; fi
+  symbols="$(unzip -l "$feed/CoarseTimers.$version.snupkg" 2>/dev/null | grep -c '\.pdb$')"
+  [ "$symbols" -eq 2 ] || missing="$missing snupkg-pdbs($symbols)"
+  if [ -z "$missing" ]; then step "pack CoarseTimers $version" ok "lib/netstandard2.0, lib/net8.0, analyzers/dotnet/roslyn4.8/cs, buildTransitive, config, icon, .snupkg"; else step "pack CoarseTimers $version" FAIL "missing:$missing"; fi
 else
   step "pack" FAIL "see pack log"; cat "$work/pack.log"
 fi
@@ -67,6 +73,91 @@ if (cd "$sample" && dotnet build --no-incremental -warnaserror >"$work/build2.lo
   step "build -warnaserror fails" FAIL "it succeeded"
 else
   step "build -warnaserror fails" ok "$(grep -oE '[A-Za-z]+\.cs\([0-9]+,[0-9]+\): error CT000[1-4]' "$work/build2.log" | sort -u | wc -l) CT errors"
+fi
+
+ct_count() { grep -oE "[A-Za-z]+\.cs\([0-9]+,[0-9]+\): $1 CT000[1-4]" "$2" | sort -u | wc -l; }
+sites="$(wc -l <"$work/warnings.txt")"
+
+# 5a. Analysis modes (buildTransitive/CoarseTimers.targets): errors fails the build by itself, none reports nothing.
+if (cd "$sample" && dotnet build --no-incremental -p:CoarseTimersAnalysisMode=errors >"$work/mode-errors.log" 2>&1); then
+  step "mode errors fails the build" FAIL "it succeeded"
+else
+  n="$(ct_count error "$work/mode-errors.log")"
+  step "mode errors fails the build" "$([ "$n" -eq "$sites" ] && echo ok || echo FAIL)" "$n CT errors of $sites sites, no -warnaserror"
+fi
+(cd "$sample" && dotnet build --no-incremental -p:CoarseTimersAnalysisMode=none >"$work/mode-none.log" 2>&1)
+n="$(grep -cE 'CT000[1-4]' "$work/mode-none.log")"
+step "mode none reports nothing" "$([ "$n" -eq 0 ] && grep -q 'Build succeeded' "$work/mode-none.log" && echo ok || echo FAIL)" "$n CT diagnostics"
+
+# 5b. The user's own configuration wins over the mode: .editorconfig lowers the first rule the sample shows to a warning,
+# a .globalconfig turns the last one off; the others stay errors.
+lowered="$(grep -oE 'CT000[1-4]' "$work/warnings.txt" | sort -u | head -1)"
+silenced="$(grep -oE 'CT000[1-4]' "$work/warnings.txt" | sort -u | tail -1)"
+printf 'root = true\n[*.cs]\ndotnet_diagnostic.%s.severity = warning\n' "$lowered" >"$sample/.editorconfig"
+printf 'is_global = true\ndotnet_diagnostic.%s.severity = none\n' "$silenced" >"$sample/.globalconfig"
+(cd "$sample" && dotnet build --no-incremental -p:CoarseTimersAnalysisMode=errors >"$work/mode-user.log" 2>&1)
+others="$(grep -oE 'CT000[1-4]' "$work/warnings.txt" | sort -u | grep -v -e "$lowered" -e "$silenced" | tr '\n' ' ')"
+others_ok=1
+for id in $others; do grep -qE "error $id" "$work/mode-user.log" || others_ok=0; done
+if grep -qE "warning $lowered" "$work/mode-user.log" && ! grep -qE "error $lowered|$silenced" "$work/mode-user.log" && [ "$others_ok" -eq 1 ]; then
+  step "user .editorconfig/.globalconfig win" ok "errors mode: $lowered warning (.editorconfig), $silenced off (.globalconfig), ${others:-no other rule} error"
+else
+  step "user .editorconfig/.globalconfig win" FAIL "see log"; grep -E 'CT000[1-4]' "$work/mode-user.log" | sort -u
+fi
+rm -f "$sample/.editorconfig" "$sample/.globalconfig"
+
+# 5c. Baseline: accept today's sites, survive an unrelated edit, fail only on a new hot-path timer.
+if (cd "$sample" && dotnet build --no-incremental -p:CoarseTimersAnalysisMode=errors -p:CoarseTimersUpdateBaseline=true >"$work/baseline-write.log" 2>&1) && [ -f "$sample/CoarseTimers.baseline" ]; then
+  step "write baseline from the build" ok "$(grep -oE 'wrote [0-9]+ baseline entries \([0-9]+ sites\)' "$work/baseline-write.log" | head -1)"
+else
+  step "write baseline from the build" FAIL "see log"; grep -E 'error|CoarseTimers' "$work/baseline-write.log" | head -10
+fi
+{ printf '// An unrelated edit: every line below moves.\n\n'; cat "$work/original/RequestHandler.cs"; } >"$sample/RequestHandler.cs"
+if (cd "$sample" && dotnet build --no-incremental -p:CoarseTimersAnalysisMode=errors >"$work/baseline-pass.log" 2>&1); then
+  step "baselined build passes in errors mode" ok "0 CT errors after an edit that moved every line of RequestHandler.cs"
+else
+  step "baselined build passes in errors mode" FAIL "see log"; grep -E 'error' "$work/baseline-pass.log" | sort -u | head
+fi
+cat >"$sample/Poller.cs" <<'CS'
+using System.Threading.Tasks;
+
+namespace SampleService;
+
+/// <summary>New code written after the baseline: a poll loop with a timer per iteration.</summary>
+internal static class Poller
+{
+    public static async Task PollAsync(System.Func<bool> done)
+    {
+        while (!done())
+        {
+            await Task.Delay(20).ConfigureAwait(false);
+        }
+    }
+}
+CS
+(cd "$sample" && dotnet build --no-incremental -p:CoarseTimersAnalysisMode=errors >"$work/baseline-new.log" 2>&1)
+new_errors="$(grep -oE '[A-Za-z]+\.cs\([0-9]+,[0-9]+\): error CT000[1-4]' "$work/baseline-new.log" | sort -u)"
+if [ "$(grep -c . <<<"$new_errors")" -eq 1 ] && grep -q '^Poller\.cs' <<<"$new_errors"; then
+  step "new hot-path timer fails, alone" ok "$new_errors"
+else
+  step "new hot-path timer fails, alone" FAIL "errors: $(tr '\n' ' ' <<<"$new_errors")"
+fi
+rm -f "$sample/Poller.cs" "$sample/CoarseTimers.baseline"
+cp "$work/original/RequestHandler.cs" "$sample/RequestHandler.cs"
+
+# 5d. The oldest compiler we claim: the packed analyzer and fixer assemblies, loaded as a Roslyn 4.8 compiler does.
+packed="$NUGET_PACKAGES/coarsetimers/$version/analyzers/dotnet/roslyn4.8/cs"
+if dotnet build "$repo/tools/AnalyzerHost" -c Release --nologo -v quiet >"$work/host-build.log" 2>&1 &&
+  dotnet "$repo/tools/AnalyzerHost/bin/Release/net10.0/AnalyzerHost.dll" check "$work/original" --analyzers "$packed" >"$work/host.log" 2>&1; then
+  host_sites="$(grep -oE '[A-Za-z]+\.cs\([0-9]+,[0-9]+\): warning CT000[1-4]' "$work/host.log" | sort -u)"
+  loaded="$(grep -c '^analyzer: ' "$work/host.log") analyzers, $(grep -c '^fixer: ' "$work/host.log") fixers"
+  if grep -q '^Roslyn: 4\.8\.' "$work/host.log" && [ "$host_sites" = "$(cat "$work/warnings.txt" | sed 's/: error /: warning /')" ]; then
+    step "packed analyzers on Roslyn 4.8" ok "$(grep '^Roslyn: ' "$work/host.log"), $loaded, same $sites sites as the build"
+  else
+    step "packed analyzers on Roslyn 4.8" FAIL "see host log"; cat "$work/host.log"
+  fi
+else
+  step "packed analyzers on Roslyn 4.8" FAIL "see logs"; tail -20 "$work/host-build.log" "$work/host.log" 2>/dev/null
 fi
 
 # 6. Apply every fix from the command line.

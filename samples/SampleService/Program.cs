@@ -64,7 +64,7 @@ internal static class Program
 
         var gate = new ReadinessGate();
         gate.MarkReadySoon();
-        var ready = gate.WaitUntilReady();
+        var ready = gate.WaitForBackend();
 
         shutdown.Cancel();
         await housekeeping.ConfigureAwait(false);

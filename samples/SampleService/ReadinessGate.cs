@@ -16,5 +16,5 @@ internal sealed class ReadinessGate
         _ready = true;
     });
 
-    public bool WaitUntilReady() => SpinWait.SpinUntil(() => _ready, TimeSpan.FromSeconds(10));
+    public bool WaitForBackend() => SpinWait.SpinUntil(() => _ready, TimeSpan.FromSeconds(10));
 }

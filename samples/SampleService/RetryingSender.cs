@@ -3,7 +3,7 @@ using System.Threading.Tasks;
 
 namespace SampleService;
 
-/// <summary>Sends with retries and a short back-off: a timer per attempt, inside a loop.</summary>
+/// <summary>Sends with retries and a short constant pause: a timer per attempt, inside a loop.</summary>
 internal sealed class RetryingSender
 {
     private readonly Func<int, bool> _send;
@@ -22,7 +22,7 @@ internal sealed class RetryingSender
                 return true;
             }
 
-            await Task.Delay(TimeSpan.FromMilliseconds(5 * attempt)).ConfigureAwait(false);
+            await Task.Delay(TimeSpan.FromMilliseconds(5)).ConfigureAwait(false);
         }
 
         return false;

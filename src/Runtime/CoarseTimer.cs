@@ -44,7 +44,7 @@ public sealed class CoarseTimer : ITimer
 
     /// <summary>Creates a timer (as <see cref="System.Threading.Timer(TimerCallback, object?, long, long)"/>).</summary>
     public CoarseTimer(TimerCallback callback, object? state, long dueTime, long period)
-        : this(TimerEngine.Default, callback, state, TimeoutArguments.Check(dueTime, nameof(dueTime)), TimeoutArguments.Check(period, nameof(period)), false)
+        : this(TimerEngine.Default, callback, state, TimeoutArguments.CheckTimer(dueTime, period), period, false)
     {
     }
 
@@ -90,7 +90,7 @@ public sealed class CoarseTimer : ITimer
     public bool Change(int dueTime, int period) => ChangeCore(TimeoutArguments.Check(dueTime, nameof(dueTime)), TimeoutArguments.Check(period, nameof(period)));
 
     /// <summary>Changes the due time and period (as <see cref="System.Threading.Timer.Change(long, long)"/>); false once disposed.</summary>
-    public bool Change(long dueTime, long period) => ChangeCore(TimeoutArguments.Check(dueTime, nameof(dueTime)), TimeoutArguments.Check(period, nameof(period)));
+    public bool Change(long dueTime, long period) => ChangeCore(TimeoutArguments.CheckTimer(dueTime, period), period);
 
     /// <summary>Changes the due time and period (as <see cref="System.Threading.Timer.Change(TimeSpan, TimeSpan)"/>); false once disposed.</summary>
     public bool Change(TimeSpan dueTime, TimeSpan period) => ChangeCore(TimeoutArguments.Check(dueTime, nameof(dueTime)), TimeoutArguments.Check(period, nameof(period)));

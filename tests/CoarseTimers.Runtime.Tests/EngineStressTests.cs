@@ -42,7 +42,7 @@ public class EngineStressTests
                 if (action <= 1 || live.Count == 0)
                 {
                     var target = new StressTarget(engine.Clock, random.Next(0, 50));
-                    target.Ticket = engine.Engine.Schedule(target, target.DelayMilliseconds);
+                    target.Schedule(engine.Engine);
                     mine.Add(target);
                     live.Add((target, target.Ticket));
                 }
@@ -60,7 +60,7 @@ public class EngineStressTests
                     if (action == 3)
                     {
                         var again = new StressTarget(engine.Clock, random.Next(0, 50));
-                        again.Ticket = engine.Engine.Schedule(again, again.DelayMilliseconds);
+                        again.Schedule(engine.Engine);
                         mine.Add(again);
                         live.Add((again, again.Ticket));
                     }
@@ -92,29 +92,38 @@ public class EngineStressTests
     private sealed class StressTarget : ITimerTarget
     {
         private readonly TimerClock _clock;
-        private readonly long _scheduledAt;
         public int Fired;
         public int Cancelled;
-        public bool FiredEarly;
         public TimerTicket Ticket;
+        private long _scheduledAt;
+        private long _firedAt;
 
         public StressTarget(TimerClock clock, int delayMilliseconds)
         {
             _clock = clock;
             DelayMilliseconds = delayMilliseconds;
-            _scheduledAt = clock.GetTimestamp();
+        }
+
+        /// <summary>
+        /// Schedules and records the clock exactly as the engine read it (the clock moves on another thread meanwhile):
+        /// a time read before the call would be earlier and hide an expiry that is early by less than the difference.
+        /// </summary>
+        public void Schedule(TimerEngine engine)
+        {
+            var ticket = engine.Schedule(this, DelayMilliseconds);
+            _scheduledAt = ManualClock.LastReadOnThisThread;
+            Ticket = ticket;
         }
 
         public int DelayMilliseconds { get; }
 
         public void OnExpired(TimerTicket ticket)
         {
-            if (_clock.GetTimestamp() - _scheduledAt < DelayMilliseconds * 1000L)
-            {
-                FiredEarly = true;
-            }
-
+            // Compared once everything is done: the expiry may run before Schedule has returned and recorded its time.
+            Volatile.Write(ref _firedAt, _clock.GetTimestamp());
             Interlocked.Increment(ref Fired);
         }
+
+        public bool FiredEarly => Fired > 0 && Volatile.Read(ref _firedAt) - _scheduledAt < DelayMilliseconds * 1000L;
     }
 }

@@ -43,6 +43,30 @@ public class TimeProviderIntegrationTests
     }
 
     [Fact]
+    public async Task PeriodicTimer_on_the_provider_keeps_its_period_on_an_unaligned_clock()
+    {
+        // 10 ms ticks, a 10 ms period, a clock 3.3 ms off the grid moved 1 ms at a time: 20 ticks in 215 ms, not 10.
+        var engine = new ManualEngine(resolutionMilliseconds: 10);
+        engine.Advance(3.3);
+        var provider = new CoarseTimeProvider(engine.Engine);
+        using var periodic = new PeriodicTimer(TimeSpan.FromMilliseconds(10), provider);
+        var ticks = 0;
+        var tick = periodic.WaitForNextTickAsync().AsTask();
+        for (var i = 0; i < 215; i++)
+        {
+            engine.Advance(1);
+            if (tick.IsCompleted)
+            {
+                Assert.True(await tick);
+                ticks++;
+                tick = periodic.WaitForNextTickAsync().AsTask();
+            }
+        }
+
+        Assert.Equal(20, ticks);
+    }
+
+    [Fact]
     public async Task Shared_provider_delays_for_real()
     {
         await Task.Delay(TimeSpan.FromMilliseconds(5), CoarseTimeProvider.Shared).WaitAsync(TimeSpan.FromSeconds(30));

@@ -1,3 +1,4 @@
+using CoarseTimers.Analyzers.Baseline;
 using CoarseTimers.Analyzers.Internals;
 using CoarseTimers.Analyzers.Shared;
 using Microsoft.CodeAnalysis;
@@ -50,7 +51,7 @@ public sealed class SpinUntilAnalyzer : CoarseTimersAnalyzer
               ?? HotPathSignal(invocation, context.ContainingSymbol, symbols, settings);
         if (signal is not null)
         {
-            context.ReportDiagnostic(Diagnostic.Create(RuleDescriptors.SpinUntil, invocation.Syntax.GetLocation(), signal));
+            context.ReportDiagnostic(Diagnostic.Create(RuleDescriptors.SpinUntil, invocation.Syntax.GetLocation(), BaselineMember.Properties(context.ContainingSymbol), signal));
         }
     }
 

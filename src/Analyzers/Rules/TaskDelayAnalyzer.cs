@@ -1,3 +1,4 @@
+using CoarseTimers.Analyzers.Baseline;
 using CoarseTimers.Analyzers.Internals;
 using CoarseTimers.Analyzers.Shared;
 using Microsoft.CodeAnalysis;
@@ -45,7 +46,7 @@ public sealed class TaskDelayAnalyzer : CoarseTimersAnalyzer
         var reason = HotPathModel.Reason(invocation, context.ContainingSymbol, symbols, rule.Settings(invocation.Syntax.SyntaxTree), rules, TimeoutConstants.Milliseconds(delay, symbols));
         if (reason is not null)
         {
-            context.ReportDiagnostic(Diagnostic.Create(RuleDescriptors.TaskDelay, invocation.Syntax.GetLocation(), reason));
+            context.ReportDiagnostic(Diagnostic.Create(RuleDescriptors.TaskDelay, invocation.Syntax.GetLocation(), BaselineMember.Properties(context.ContainingSymbol), reason));
         }
     }
 

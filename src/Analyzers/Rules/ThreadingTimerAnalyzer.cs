@@ -1,3 +1,4 @@
+using CoarseTimers.Analyzers.Baseline;
 using CoarseTimers.Analyzers.Internals;
 using CoarseTimers.Analyzers.Shared;
 using Microsoft.CodeAnalysis;
@@ -41,7 +42,7 @@ public sealed class ThreadingTimerAnalyzer : CoarseTimersAnalyzer
             rules, TimeoutConstants.Milliseconds(dueTime, rule.Symbols), lifetime);
         if (reason is not null)
         {
-            context.ReportDiagnostic(Diagnostic.Create(RuleDescriptors.ThreadingTimer, creation.Syntax.GetLocation(), reason));
+            context.ReportDiagnostic(Diagnostic.Create(RuleDescriptors.ThreadingTimer, creation.Syntax.GetLocation(), BaselineMember.Properties(context.ContainingSymbol), reason));
         }
     }
 

@@ -1,3 +1,4 @@
+using CoarseTimers.Analyzers.Baseline;
 using CoarseTimers.Analyzers.Internals;
 using CoarseTimers.Analyzers.Shared;
 using Microsoft.CodeAnalysis;
@@ -66,7 +67,7 @@ public sealed class TimeoutCancellationTokenSourceAnalyzer : CoarseTimersAnalyze
             TimeoutConstants.Milliseconds(timeout, rule.Symbols), lifetime);
         if (reason is not null)
         {
-            context.ReportDiagnostic(Diagnostic.Create(RuleDescriptors.TimeoutCancellationTokenSource, operation.Syntax.GetLocation(), kind, reason));
+            context.ReportDiagnostic(Diagnostic.Create(RuleDescriptors.TimeoutCancellationTokenSource, operation.Syntax.GetLocation(), BaselineMember.Properties(context.ContainingSymbol), kind, reason));
         }
     }
 

@@ -2,6 +2,7 @@ using System.Collections.Generic;
 using System.Linq;
 using System.Threading;
 using System.Threading.Tasks;
+using CoarseTimers.Analyzers.Shared;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Microsoft.CodeAnalysis.Editing;
@@ -61,7 +62,9 @@ internal static class SafeImports
     private static HashSet<string> ImportedNames(Compilation compilation)
     {
         var names = new HashSet<string>();
-        var runtime = compilation.GlobalNamespace.GetNamespaceMembers().FirstOrDefault(n => n.Name == RuntimeNames.Namespace);
+        // The namespace as the compilation sees it (every assembly's types in it, the user's too), found from the runtime's type.
+        var runtimeNamespace = KnownSymbols.For(compilation).CoarseTimer?.ContainingNamespace;
+        var runtime = runtimeNamespace is null ? null : compilation.GetCompilationNamespace(runtimeNamespace);
         foreach (var type in runtime is null ? System.Collections.Immutable.ImmutableArray<INamedTypeSymbol>.Empty : runtime.GetTypeMembers())
         {
             names.Add(type.Name);

@@ -39,6 +39,37 @@ internal static class TimeoutArguments
         return milliseconds;
     }
 
+    /// <summary>
+    /// Checks a timer's <see cref="long"/> due time and period as <c>System.Threading.Timer</c>'s long overloads do: both
+    /// for -1 or more first, then both against the maximum, so when both are invalid the same one is reported (its
+    /// <see cref="TimeSpan"/> overloads check the due time fully first, as <see cref="Check(TimeSpan, string)"/> twice). Returns <paramref name="dueTime"/>; the
+    /// period is then valid as given.
+    /// </summary>
+    public static long CheckTimer(long dueTime, long period)
+    {
+        if (dueTime < -1)
+        {
+            throw new ArgumentOutOfRangeException(nameof(dueTime), dueTime, "The value must be -1 (infinite) or greater.");
+        }
+
+        if (period < -1)
+        {
+            throw new ArgumentOutOfRangeException(nameof(period), period, "The value must be -1 (infinite) or greater.");
+        }
+
+        if (dueTime > MaxSupportedMilliseconds)
+        {
+            throw new ArgumentOutOfRangeException(nameof(dueTime), dueTime, "The value must be at most 4294967294 milliseconds.");
+        }
+
+        if (period > MaxSupportedMilliseconds)
+        {
+            throw new ArgumentOutOfRangeException(nameof(period), period, "The value must be at most 4294967294 milliseconds.");
+        }
+
+        return dueTime;
+    }
+
     /// <summary>Checks a <see cref="TimeSpan"/> timeout, truncated to whole milliseconds as the BCL does.</summary>
     public static long Check(TimeSpan timeout, string paramName) => Check((long)timeout.TotalMilliseconds, paramName);
 

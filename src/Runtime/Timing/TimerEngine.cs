@@ -18,8 +18,9 @@ namespace CoarseTimers.Timing;
 /// signals the driver; later schedulers with later due ticks then need no signal. While the driver scans, the value is
 /// <see cref="Scanning"/>: the first scheduler to see it replaces it and signals, the driver's own publish then fails,
 /// and it scans again, so no expiry is missed. When a scan finds every wheel empty the driver lingers one
-/// <see cref="LingerMilliseconds"/> period before going idle: schedule-then-cancel traffic (the common case) then costs
-/// no signal per operation, and an idle process still ends with no wake-ups at all.
+/// <see cref="DefaultLingerMilliseconds"/> period: schedule-then-cancel traffic (the common case) then costs no signal
+/// per operation. Still idle after it, the driver thread ends (<see cref="TryEndDriver"/>) and the next schedule starts
+/// another: an idle process has no wake-ups, and an engine nobody references (a dropped provider's) keeps no thread.
 /// Expired targets are dispatched to the thread pool after the shard lock is released, so a slow or throwing
 /// callback never delays the driver or other timers.
 /// </summary>
@@ -27,8 +28,17 @@ internal sealed class TimerEngine
 {
     private const long Scanning = long.MinValue;
 
-    /// <summary>How long the driver keeps a wake-up scheduled after finding nothing pending, before it goes idle.</summary>
-    private const long LingerMilliseconds = 1000;
+    /// <summary>
+    /// How long the driver keeps a wake-up scheduled after finding nothing pending, before its thread ends (the next
+    /// schedule starts another). Tests pass a shorter one.
+    /// </summary>
+    private const long DefaultLingerMilliseconds = 1000;
+
+    /// <summary>
+    /// Capacity past which the driver's scan buffers are dropped after use, so a burst of expiries does not keep its
+    /// peak-sized arrays for the life of the process; below it they are reused and a scan allocates nothing.
+    /// </summary>
+    private const int RetainedBufferCapacity = 1024;
 
     private static TimerEngine? s_default;
 
@@ -37,18 +47,25 @@ internal sealed class TimerEngine
     private readonly long _resolutionUnits;
     private readonly bool _inlineCallbacks;
     private readonly AutoResetEvent _wake = new(false);
-    private readonly List<TimerEntry> _scratch = new();
-    private readonly List<KeyValuePair<ITimerTarget, TimerTicket>> _expired = new();
+    private readonly object _scanLock = new();
     private readonly List<long> _expiredDueTicks = new();
     private readonly object _driverStartLock = new();
+    private readonly long _lingerMilliseconds;
     private readonly bool _stopwatchClock;
     private readonly long _unitsPerMillisecond;
     private long _wakeTick = long.MaxValue;
     private Thread? _driver;
 
+    // Guarded by _scanLock: the scan's buffers. The expired list is handed to the dispatch and comes back as the
+    // spare, so a tick with expiries allocates no list; one grown past RetainedBufferCapacity by a burst is dropped.
+    private List<TimerEntry> _scratch = new();
+    private List<KeyValuePair<ITimerTarget, TimerTicket>> _expired = new();
+    private List<KeyValuePair<ITimerTarget, TimerTicket>>? _spare = new();
+
     /// <summary>Creates an engine. <paramref name="inlineCallbacks"/> and no driver thread: tests call <see cref="ProcessDue"/>.</summary>
-    internal TimerEngine(CoarseTimerOptions options, TimerClock clock, bool runDriver = true, bool inlineCallbacks = false)
+    internal TimerEngine(CoarseTimerOptions options, TimerClock clock, bool runDriver = true, bool inlineCallbacks = false, long lingerMilliseconds = DefaultLingerMilliseconds)
     {
+        _lingerMilliseconds = lingerMilliseconds;
         Clock = clock;
         _stopwatchClock = clock is StopwatchClock;
         _unitsPerMillisecond = clock.Frequency % 1000 == 0 ? clock.Frequency / 1000 : 0;
@@ -79,6 +96,7 @@ internal sealed class TimerEngine
 
     public TimeSpan Resolution { get; }
 
+    /// <summary>Shards in this engine (reported by the metrics).</summary>
     public int ShardCount => _shards.Length;
 
     internal bool RunsDriver { get; }
@@ -213,21 +231,20 @@ internal sealed class TimerEngine
     /// </summary>
     internal long ProcessDue()
     {
-        var now = Now();
-        var nowTick = now / _resolutionUnits;
-        var next = long.MaxValue;
-        var lateness = Metrics?.Lateness;
-        var dueTicks = lateness is { Enabled: true } ? _expiredDueTicks : null;
         List<KeyValuePair<ITimerTarget, TimerTicket>> expired;
-        lock (_expired)
+        long next;
+        lock (_scanLock)
         {
+            var now = Now();
+            var nowTick = now / _resolutionUnits;
+            next = long.MaxValue;
+            var lateness = Metrics?.Lateness;
+            var dueTicks = lateness is { Enabled: true } ? _expiredDueTicks : null;
             foreach (var shard in _shards)
             {
                 next = Math.Min(next, shard.Advance(nowTick, _scratch, _expired, dueTicks));
             }
 
-            expired = _expired.Count == 0 ? _expired : new List<KeyValuePair<ITimerTarget, TimerTicket>>(_expired);
-            _expired.Clear();
             if (dueTicks is not null)
             {
                 // Outside the shard locks: a listener's callback never delays a scheduling thread.
@@ -238,8 +255,24 @@ internal sealed class TimerEngine
 
                 dueTicks.Clear();
             }
+
+            if (_scratch.Capacity > RetainedBufferCapacity)
+            {
+                _scratch = new List<TimerEntry>();
+            }
+
+            if (_expired.Count == 0)
+            {
+                return next;
+            }
+
+            // Handed over, not copied: the next scan fills the spare list while this one is dispatched.
+            expired = _expired;
+            _expired = _spare ?? new List<KeyValuePair<ITimerTarget, TimerTicket>>();
+            _spare = null;
         }
 
+        // Outside every lock: a callback run inline (tests, the waiters' pulse) may schedule, cancel, or even scan.
         foreach (var item in expired)
         {
             if (_inlineCallbacks)
@@ -248,11 +281,25 @@ internal sealed class TimerEngine
             }
             else
             {
+#if NET
+                // The generic overload takes the pair unboxed: one work item per expiry, nothing else.
+                ThreadPool.UnsafeQueueUserWorkItem(static pair => pair.Key.OnExpired(pair.Value), item, preferLocal: false);
+#else
                 ThreadPool.UnsafeQueueUserWorkItem(static state =>
                 {
                     var pair = (KeyValuePair<ITimerTarget, TimerTicket>)state!;
                     pair.Key.OnExpired(pair.Value);
                 }, item);
+#endif
+            }
+        }
+
+        expired.Clear();
+        if (expired.Capacity <= RetainedBufferCapacity)
+        {
+            lock (_scanLock)
+            {
+                _spare ??= expired;
             }
         }
 
@@ -268,7 +315,7 @@ internal sealed class TimerEngine
             return;
         }
 
-        var driver = _driver;
+        var driver = Volatile.Read(ref _driver);
         if (driver is null)
         {
             StartDriver();
@@ -302,7 +349,28 @@ internal sealed class TimerEngine
                 driver.Start();
             }
 #endif
-            _driver = driver;
+            Volatile.Write(ref _driver, driver);
+        }
+    }
+
+    // Called by the driver with nothing pending after its linger: ends the thread unless a schedule arrived. Dekker
+    // with WakeDriver: the driver clears _driver then reads _wakeTick; a scheduler writes _wakeTick then reads _driver.
+    // One of them sees the other's write, so either the driver stays or the scheduler starts a new one; under the start
+    // lock, so no second driver starts while this one decides.
+    private bool TryEndDriver()
+    {
+        lock (_driverStartLock)
+        {
+            var self = _driver;
+            Volatile.Write(ref _driver, null);
+            Interlocked.MemoryBarrier();
+            if (Volatile.Read(ref _wakeTick) == long.MaxValue)
+            {
+                return true;
+            }
+
+            Volatile.Write(ref _driver, self);
+            return false;
         }
     }
 
@@ -315,7 +383,7 @@ internal sealed class TimerEngine
             var next = ProcessDue();
             if (next == long.MaxValue && !lingered)
             {
-                next = CurrentTick() + Math.Max(1, Clock.FromMilliseconds(LingerMilliseconds) / _resolutionUnits);
+                next = CurrentTick() + Math.Max(1, Clock.FromMilliseconds(_lingerMilliseconds) / _resolutionUnits);
                 lingered = true;
             }
             else if (next != long.MaxValue)
@@ -331,7 +399,13 @@ internal sealed class TimerEngine
 
             if (next == long.MaxValue)
             {
-                _wake.WaitOne();
+                // Idle after the linger: the thread ends, so an engine nobody uses any more (a dropped
+                // CoarseTimeProvider's) keeps no thread and can be collected. The next schedule starts a driver again.
+                if (TryEndDriver())
+                {
+                    return;
+                }
+
                 lingered = false;
                 continue;
             }

@@ -1,4 +1,5 @@
 using System.Collections.Generic;
+using System.Diagnostics;
 using System.Threading;
 
 namespace CoarseTimers.Timing;
@@ -129,6 +130,7 @@ internal sealed class TimerShard
     public bool Cancel(TimerTicket ticket)
     {
         var entry = ticket.Entry!;
+        Debug.Assert(ReferenceEquals(entry.Shard, this), "a ticket is cancelled on its entry's own shard");
         Enter();
         try
         {
@@ -218,6 +220,8 @@ internal sealed class TimerShard
 
     private void Release(TimerEntry entry)
     {
+        Debug.Assert(Volatile.Read(ref _lock) != 0, "entries are released under the shard lock");
+        Debug.Assert(entry.Slot < 0 && entry.Previous is null && entry.Next is null, "only an unlinked entry is pooled");
         entry.Generation++;
         entry.Target = null;
         if (_pooled < MaxPooledEntries)

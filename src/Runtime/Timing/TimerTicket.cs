@@ -1,4 +1,5 @@
 using System;
+using System.Diagnostics;
 
 namespace CoarseTimers.Timing;
 
@@ -10,6 +11,7 @@ internal readonly struct TimerTicket : IEquatable<TimerTicket>
 {
     public TimerTicket(TimerEntry entry, int generation)
     {
+        Debug.Assert(entry is not null && entry.Generation == generation, "a ticket is issued for the entry's current generation");
         Entry = entry;
         Generation = generation;
     }

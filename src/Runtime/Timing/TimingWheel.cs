@@ -1,4 +1,5 @@
 using System.Collections.Generic;
+using System.Diagnostics;
 
 namespace CoarseTimers.Timing;
 
@@ -33,6 +34,7 @@ internal sealed class TimingWheel
     /// <summary>Links <paramref name="entry"/>; a due tick already passed is moved to the next tick (fires at once).</summary>
     public void Add(TimerEntry entry)
     {
+        Debug.Assert(entry.Slot < 0 && entry.Previous is null, "an entry is linked into one slot at a time");
         if (entry.DueTick <= CurrentTick)
         {
             entry.DueTick = CurrentTick + 1;
@@ -51,12 +53,15 @@ internal sealed class TimingWheel
         _heads[slot] = entry;
         _occupied[slot >> 6] |= 1UL << (slot & 63);
         Count++;
+        Debug.Assert(entry.DueTick > CurrentTick, "invariant: every linked entry is due after the current tick");
     }
 
     /// <summary>Unlinks <paramref name="entry"/>, which must be linked in this wheel.</summary>
     public void Remove(TimerEntry entry)
     {
         var slot = entry.Slot;
+        Debug.Assert(slot >= 0 && (entry.Previous is not null || ReferenceEquals(_heads[slot], entry)), "the entry is linked in this wheel");
+        Debug.Assert(Count > 0, "removing from an empty wheel");
         if (entry.Previous is null)
         {
             _heads[slot] = entry.Next;
@@ -101,6 +106,7 @@ internal sealed class TimingWheel
             for (var entry = _heads[slot]; entry is not null;)
             {
                 var next = entry.Next;
+                Debug.Assert(entry.DueTick > CurrentTick, "invariant: every linked entry is due after the current tick");
                 if (entry.DueTick <= nowTick || entry.Target is IRetractableTarget { IsRetracted: true })
                 {
                     Remove(entry);
