@@ -62,6 +62,18 @@ internal sealed class TimerEngine
     private List<KeyValuePair<ITimerTarget, TimerTicket>> _expired = new();
     private List<KeyValuePair<ITimerTarget, TimerTicket>>? _spare = new();
 
+    /// <summary>The largest capacity the scan's buffers hold on to between scans (tests: a burst must not be retained).</summary>
+    internal int RetainedScanCapacity
+    {
+        get
+        {
+            lock (_scanLock)
+            {
+                return Math.Max(_scratch.Capacity, Math.Max(_expired.Capacity, _spare?.Capacity ?? 0));
+            }
+        }
+    }
+
     /// <summary>Creates an engine. <paramref name="inlineCallbacks"/> and no driver thread: tests call <see cref="ProcessDue"/>.</summary>
     internal TimerEngine(CoarseTimerOptions options, TimerClock clock, bool runDriver = true, bool inlineCallbacks = false, long lingerMilliseconds = DefaultLingerMilliseconds)
     {
