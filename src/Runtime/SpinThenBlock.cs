@@ -102,18 +102,7 @@ public static class SpinThenBlock
                 break;
             }
 
-#if NET
-            spinner.SpinOnce(sleep1Threshold: -1);
-#else
-            if (spinner.NextSpinWillYield)
-            {
-                Thread.Yield();
-            }
-            else
-            {
-                spinner.SpinOnce();
-            }
-#endif
+            SpinOnceWithoutSleep.Step(ref spinner);
         }
 
         // First block: about as long as recent blocked waits lasted, so that a wait of the usual length wakes once.

@@ -200,18 +200,7 @@ internal sealed class TimerShard
         var spinner = default(SpinWait);
         do
         {
-#if NET
-            spinner.SpinOnce(sleep1Threshold: -1);
-#else
-            if (spinner.NextSpinWillYield)
-            {
-                Thread.Yield();
-            }
-            else
-            {
-                spinner.SpinOnce();
-            }
-#endif
+            SpinOnceWithoutSleep.Step(ref spinner);
         }
         while (Volatile.Read(ref _lock) != 0 || Interlocked.CompareExchange(ref _lock, 1, 0) != 0);
     }
