@@ -43,7 +43,8 @@ public sealed class TaskDelayAnalyzer : CoarseTimersAnalyzer
         var rules = IsWhenAnyArgument(invocation, symbols)
             ? HotPathRules.LoopsDelegatesDeclared | HotPathRules.PerOperationTimeout | HotPathRules.RunLoopPaces
             : HotPathRules.LoopsDelegatesDeclared | HotPathRules.Sleep;
-        var reason = HotPathModel.Reason(invocation, context.ContainingSymbol, symbols, rule.Settings(invocation.Syntax.SyntaxTree), rules, TimeoutConstants.Milliseconds(delay, symbols));
+        var reason = HotPathModel.Reason(invocation, context.ContainingSymbol, symbols, rule.Settings(invocation.Syntax.SyntaxTree), rules, TimeoutConstants.Milliseconds(delay, symbols),
+            cancellationToken: context.CancellationToken);
         if (reason is not null)
         {
             context.ReportDiagnostic(Diagnostic.Create(RuleDescriptors.TaskDelay, invocation.Syntax.GetLocation(), BaselineMember.Properties(context.ContainingSymbol), reason));

@@ -39,7 +39,7 @@ public sealed class ThreadingTimerAnalyzer : CoarseTimersAnalyzer
         var lifetime = TimerLifetime.OfTimer(creation, TimerLifetime.IsInfinite(period, rule.Symbols) ? -1 : TimeoutConstants.Milliseconds(period, rule.Symbols));
         var rules = HotPathRules.LoopsDelegatesDeclared | (lifetime is null ? HotPathRules.None : HotPathRules.PerOperationTimeout);
         var reason = HotPathModel.Reason(creation, context.ContainingSymbol, rule.Symbols, rule.Settings(creation.Syntax.SyntaxTree),
-            rules, TimeoutConstants.Milliseconds(dueTime, rule.Symbols), lifetime);
+            rules, TimeoutConstants.Milliseconds(dueTime, rule.Symbols), lifetime, context.CancellationToken);
         if (reason is not null)
         {
             context.ReportDiagnostic(Diagnostic.Create(RuleDescriptors.ThreadingTimer, creation.Syntax.GetLocation(), BaselineMember.Properties(context.ContainingSymbol), reason));

@@ -64,7 +64,7 @@ public sealed class TimeoutCancellationTokenSourceAnalyzer : CoarseTimersAnalyze
 
         var rules = HotPathRules.LoopsDelegatesDeclared | (lifetime is null ? HotPathRules.None : HotPathRules.PerOperationTimeout);
         var reason = HotPathModel.Reason(operation, context.ContainingSymbol, rule.Symbols, rule.Settings(operation.Syntax.SyntaxTree), rules,
-            TimeoutConstants.Milliseconds(timeout, rule.Symbols), lifetime);
+            TimeoutConstants.Milliseconds(timeout, rule.Symbols), lifetime, context.CancellationToken);
         if (reason is not null)
         {
             context.ReportDiagnostic(Diagnostic.Create(RuleDescriptors.TimeoutCancellationTokenSource, operation.Syntax.GetLocation(), BaselineMember.Properties(context.ContainingSymbol), kind, reason));

@@ -27,6 +27,17 @@ internal static class ColdContext
         "Connect", "Reconnect", "Disconnect", "Stop", "Stopping", "Stopped", "Shutdown", "Dispose", "Disposing", "Close", "Closing",
         "Drain", "Draining", "Teardown", "Terminate", "Termination", "Cleanup", "Purge", "Specialize", "Specialization");
 
+    /// <summary>
+    /// Lifecycle verbs that say what a member does when they lead its name (a member name is a verb phrase:
+    /// <c>ConnectGrpcAsync</c>, <c>InitializeTransportAsync</c>, <c>ShutdownWorkersAsync</c>). Only verbs with no
+    /// per-operation reading: <c>Start</c>, <c>Stop</c>, <c>Close</c> and <c>Dispose</c> also lead per-operation names
+    /// (<c>StartCall</c>, <c>StopTimer</c>, <c>CloseStream</c>), and so does <c>Restart</c> (<c>RestartTimeoutTimer</c>), so they
+    /// count only as the last word.
+    /// </summary>
+    private static readonly ImmutableHashSet<string> s_lifecycleVerbs = ImmutableHashSet.Create(
+        StringComparer.Ordinal, "Connect", "Reconnect", "Disconnect", "Init", "Initialize", "Bootstrap", "Warmup", "Shutdown", "Teardown", "Terminate",
+        "Specialize");
+
     /// <summary>Words that make a whole type lifecycle code wherever they stand: <c>ConnectContext</c>, <c>StartupHook</c>.</summary>
     private static readonly ImmutableHashSet<string> s_lifecycleTypeWords = ImmutableHashSet.Create(
         StringComparer.Ordinal, "Startup", "Bootstrap", "Bootstrapper", "Initializer", "Warmup", "Connect", "Reconnect", "Shutdown");
@@ -109,7 +120,7 @@ internal static class ColdContext
             last--;
         }
 
-        return last >= 0 && s_lifecycleWords.Contains(words[last]);
+        return last >= 0 && (s_lifecycleWords.Contains(words[last]) || s_lifecycleVerbs.Contains(words[0]));
     }
 
     private static bool HasWord(string name, ImmutableHashSet<string> words)

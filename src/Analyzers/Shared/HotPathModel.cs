@@ -1,5 +1,6 @@
 using System;
 using System.Collections.Immutable;
+using System.Threading;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Operations;
 
@@ -59,7 +60,7 @@ internal static class HotPathModel
     /// Rules 1–3 never apply in test code or a cold context (<see cref="ColdContext"/>); rules 4 and 5 always do.
     /// </summary>
     public static string? Reason(IOperation operation, ISymbol containingSymbol, KnownSymbols symbols, AnalyzerSettings settings, HotPathRules rules,
-        double? pacingMilliseconds = null, string? perOperationReason = null)
+        double? pacingMilliseconds = null, string? perOperationReason = null, CancellationToken cancellationToken = default)
     {
         if (settings.Scope == HotPathScope.All)
         {
@@ -81,6 +82,7 @@ internal static class HotPathModel
         var shortDelay = pacingMilliseconds is double constant && constant < settings.PacingThresholdMilliseconds;
         var paced = sleep ? !shortDelay : pacingMilliseconds is double ms && ms >= settings.PacingThresholdMilliseconds;
         var insideFunction = false;
+        var insideLambda = false;
         var child = operation;
         for (var parent = operation.Parent; parent is not null; child = parent, parent = parent.Parent)
         {
@@ -94,7 +96,7 @@ internal static class HotPathModel
 
                     if ((rules & HotPathRules.Loop) != 0 && !paced && !(sleep && Catches(loop.Body)))
                     {
-                        return sleep ? ShortPollingDelay : InsideLoop;
+                        return CalledOnlyFromColdCode(containingSymbol, symbols, insideLambda, cancellationToken) ? null : sleep ? ShortPollingDelay : InsideLoop;
                     }
 
                     break;
@@ -102,8 +104,11 @@ internal static class HotPathModel
                     insideFunction = true;
                     if ((rules & HotPathRules.PerItemDelegate) != 0 && IsPerItemBody(function, symbols))
                     {
-                        return PerItemDelegate;
+                        // The per-item body runs inside the call that takes it, so the member's callers still decide.
+                        return CalledOnlyFromColdCode(containingSymbol, symbols, insideLambda, cancellationToken) ? null : PerItemDelegate;
                     }
+
+                    insideLambda = true;
 
                     break;
                 case ILocalFunctionOperation:
@@ -112,13 +117,21 @@ internal static class HotPathModel
             }
         }
 
-        if ((rules & HotPathRules.PerOperationTimeout) != 0 && settings.PerOperationTimeouts && !RunsOnce(containingSymbol, symbols, insideFunction))
+        if ((rules & HotPathRules.PerOperationTimeout) != 0 && settings.PerOperationTimeouts && !RunsOnce(containingSymbol, symbols, insideFunction) &&
+            !CalledOnlyFromColdCode(containingSymbol, symbols, insideLambda, cancellationToken))
         {
             return perOperationReason ?? PerOperationTimeout;
         }
 
         return null;
     }
+
+    /// <summary>
+    /// Every caller of the member, within the compilation, is cold (<see cref="ColdCallers"/>), so the member runs only
+    /// when they do. Not asked for code in a lambda, which may run later, per operation, wherever it was created.
+    /// </summary>
+    private static bool CalledOnlyFromColdCode(ISymbol containingSymbol, KnownSymbols symbols, bool insideLambda, CancellationToken cancellationToken) =>
+        !insideLambda && containingSymbol is IMethodSymbol method && symbols.Callers.Reason(method, cancellationToken) is not null;
 
     /// <summary>
     /// A loop that runs for the life of its owner: <c>while (true)</c>, <c>for (;;)</c>, a condition that reads

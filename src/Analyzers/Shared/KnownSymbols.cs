@@ -54,6 +54,7 @@ internal sealed class KnownSymbols
         SpinThenBlock = compilation.GetTypeByMetadataName("CoarseTimers.SpinThenBlock");
         IsTestProject = compilation.ReferencedAssemblyNames.Any(static a => s_testFrameworkAssemblies.Contains(a.Name)) ||
                         ColdContext.IsTestAssemblyName(compilation.AssemblyName);
+        Callers = new ColdCallers(compilation, this);
         // Finding the entry point binds every Main candidate: done on first need, once per compilation.
         _entryPoint = new System.Lazy<IMethodSymbol?>(() => compilation.Options.OutputKind is OutputKind.ConsoleApplication or OutputKind.WindowsApplication
             ? compilation.GetEntryPoint(System.Threading.CancellationToken.None)
@@ -95,6 +96,9 @@ internal sealed class KnownSymbols
     /// (<c>Foo.Tests</c>, <c>Foo.UnitTests</c>, <c>Foo.Benchmarks</c>): polling loops and timeouts there are normal.
     /// </summary>
     public bool IsTestProject { get; }
+
+    /// <summary>Who calls a member, within the compilation: a member called only from cold code is cold (hot-path model).</summary>
+    public ColdCallers Callers { get; }
 
     /// <summary>The program's entry point (Main or the top-level statements), which runs once.</summary>
     public IMethodSymbol? EntryPoint => _entryPoint.Value;

@@ -1,0 +1,327 @@
+using System.Collections.Concurrent;
+using System.Collections.Generic;
+using System.Threading;
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp;
+using Microsoft.CodeAnalysis.CSharp.Syntax;
+using Microsoft.CodeAnalysis.Operations;
+
+namespace CoarseTimers.Analyzers.Shared;
+
+/// <summary>
+/// Follows the callers of a member inside the compilation: a member whose every call site is cold (lifecycle code, a catch
+/// block, test code, the entry point; <see cref="ColdContext"/>), directly or through callers that are themselves only
+/// called from cold code, runs only when its callers do, so it is cold too (docs/hot-paths.md, "Cold callers").
+/// <para>
+/// The data structure, one per compilation: the places each asked-about name is spelled (a text search of every tree,
+/// memoised per name), and one answer per (member, depth). Only the member that holds a would-be diagnostic is ever asked
+/// about, and only the few tokens that spell its name are bound, so the cost grows with the number of diagnostics, not
+/// with the size of the compilation; most compilations never ask.
+/// </para>
+/// <para>
+/// Tuning knobs: <see cref="MaxDepth"/> (how many caller levels are followed) and <see cref="MaxReferences"/> (a member
+/// named by more tokens than that is not followed: its name is too common to bind every use cheaply).
+/// </para>
+/// A member is followed only when every caller can be seen: ordinary methods and constructors that are not virtual,
+/// abstract, overrides or interface implementations, are not used as a method group (a delegate, an event handler) and
+/// have at least one call site. Anything else has callers the compilation does not show, and is left alone.
+/// </summary>
+internal sealed class ColdCallers
+{
+    /// <summary>Caller levels followed: the member's callers, their callers, and theirs.</summary>
+    internal const int MaxDepth = 3;
+
+    /// <summary>Tokens spelling the member's name beyond which it is not followed (the cost bound).</summary>
+    internal const int MaxReferences = 40;
+
+    private readonly Compilation _compilation;
+    private readonly KnownSymbols _symbols;
+    private readonly ConcurrentDictionary<(IMethodSymbol Method, int Depth), string?> _answers = new();
+    private readonly ConcurrentDictionary<(string Name, bool Constructor), Occurrences> _occurrences = new();
+
+    public ColdCallers(Compilation compilation, KnownSymbols symbols)
+    {
+        _compilation = compilation;
+        _symbols = symbols;
+    }
+
+    /// <summary>Why every caller of <paramref name="method"/> is cold (<c>only called from lifecycle: StartAsync</c>), or null.</summary>
+    public string? Reason(IMethodSymbol method, CancellationToken cancellationToken) => Reason(method.OriginalDefinition, MaxDepth, new HashSet<IMethodSymbol>(SymbolEqualityComparer.Default), cancellationToken);
+
+    private string? Reason(IMethodSymbol method, int depth, HashSet<IMethodSymbol> visiting, CancellationToken cancellationToken)
+    {
+        if (depth <= 0 || !CanSeeEveryCaller(method) || !visiting.Add(method))
+        {
+            return null;
+        }
+
+        try
+        {
+            if (_answers.TryGetValue((method, depth), out var known))
+            {
+                return known;
+            }
+
+            var answer = Compute(method, depth, visiting, cancellationToken);
+            _answers.TryAdd((method, depth), answer);
+            return answer;
+        }
+        finally
+        {
+            visiting.Remove(method);
+        }
+    }
+
+    private string? Compute(IMethodSymbol method, int depth, HashSet<IMethodSymbol> visiting, CancellationToken cancellationToken)
+    {
+        var name = method.MethodKind == MethodKind.Constructor ? method.ContainingType.Name : method.Name;
+        var occurrences = Find(name, method.MethodKind == MethodKind.Constructor, cancellationToken);
+        if (occurrences.Tokens.Count > MaxReferences)
+        {
+            return null;
+        }
+
+        string? first = null;
+        var calls = 0;
+        foreach (var token in occurrences.Tokens)
+        {
+            var call = CallThrough(token, method, cancellationToken, out var usedOtherwise);
+            if (usedOtherwise)
+            {
+                return null;
+            }
+
+            if (call is null)
+            {
+                continue;
+            }
+
+            var why = CallerReason(call.Value.Operation, call.Value.Caller, depth, visiting, cancellationToken);
+            if (why is null)
+            {
+                return null;
+            }
+
+            first ??= why;
+            calls++;
+        }
+
+        if (method.MethodKind == MethodKind.Constructor)
+        {
+            // Target-typed `new(...)`, `this(...)` and `base(...)` name no type: bind each one in the files that name the
+            // type (a target type, the type's own declaration, a derived type's base list) to see whether it calls this one.
+            foreach (var node in occurrences.Unnamed)
+            {
+                var model = _compilation.GetSemanticModel(node.SyntaxTree);
+                var operation = model.GetOperation(node, cancellationToken);
+                if (operation is IExpressionStatementOperation statement)
+                {
+                    operation = statement.Operation;
+                }
+
+                var constructor = operation switch
+                {
+                    IObjectCreationOperation c => c.Constructor,
+                    IInvocationOperation i => i.TargetMethod,
+                    _ => null,
+                };
+                if (operation is not null && SymbolEqualityComparer.Default.Equals(constructor?.OriginalDefinition, method))
+                {
+                    var why = CallerReason(operation, model.GetEnclosingSymbol(node.SpanStart, cancellationToken), depth, visiting, cancellationToken);
+                    if (why is null)
+                    {
+                        return null;
+                    }
+
+                    first ??= why;
+                    calls++;
+                }
+            }
+        }
+
+        return calls == 0 ? null : first;
+    }
+
+    /// <summary>Why the call <paramref name="call"/> made from <paramref name="caller"/> is cold, or null.</summary>
+    private string? CallerReason(IOperation call, ISymbol? caller, int depth, HashSet<IMethodSymbol> visiting, CancellationToken cancellationToken)
+    {
+        if (caller is not IMethodSymbol callerMethod)
+        {
+            return null;
+        }
+
+        // A lambda in a cold member is cold as the site itself would be (ColdContext reads the lambda's containing member).
+        if (ColdContext.Reason(call, callerMethod) is { } cold)
+        {
+            return $"only called from {cold}";
+        }
+
+        if (callerMethod.MethodKind == MethodKind.AnonymousFunction)
+        {
+            // Otherwise a lambda may run later, per operation, whatever created it: its callers are not followed.
+            return null;
+        }
+
+        if (callerMethod.MethodKind == MethodKind.StaticConstructor || SymbolEqualityComparer.Default.Equals(callerMethod, _symbols.EntryPoint))
+        {
+            return $"only called from {callerMethod.ContainingType.Name}.{callerMethod.Name}, which runs once";
+        }
+
+        // A call in a loop of its caller runs once per iteration (per item, per message) however rarely the caller runs.
+        if (InsideLoop(call))
+        {
+            return null;
+        }
+
+        return Reason(callerMethod.OriginalDefinition, depth - 1, visiting, cancellationToken);
+    }
+
+    private static bool InsideLoop(IOperation operation)
+    {
+        for (IOperation? child = operation, parent = operation.Parent; parent is not null; child = parent, parent = parent.Parent)
+        {
+            if (parent is ILoopOperation loop && ReferenceEquals(loop.Body, child))
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
+    /// <summary>
+    /// The call the token names, when it is a call of <paramref name="method"/> (an invocation, an object creation or a
+    /// constructor initializer); <paramref name="usedOtherwise"/> when the token names the method some other way (a method
+    /// group), so callers cannot all be seen.
+    /// </summary>
+    private (IOperation Operation, ISymbol? Caller)? CallThrough(SyntaxToken token, IMethodSymbol method, CancellationToken cancellationToken, out bool usedOtherwise)
+    {
+        usedOtherwise = false;
+        if (token.Parent is not SimpleNameSyntax name || token.Parent.Parent is null)
+        {
+            return null;
+        }
+
+        SyntaxNode node = name;
+        while (node.Parent is MemberAccessExpressionSyntax access && access.Name == node ||
+               node.Parent is MemberBindingExpressionSyntax ||
+               node.Parent is QualifiedNameSyntax qualified && qualified.Right == node ||
+               node.Parent is AliasQualifiedNameSyntax)
+        {
+            node = node.Parent;
+        }
+
+        if (token.SyntaxTree is not { } tree)
+        {
+            return null;
+        }
+
+        var model = _compilation.GetSemanticModel(tree);
+        SyntaxNode? callNode = node.Parent switch
+        {
+            InvocationExpressionSyntax invocation when invocation.Expression == node => invocation,
+            ObjectCreationExpressionSyntax creation when creation.Type == node => creation,
+            _ => null,
+        };
+        if (callNode is null)
+        {
+            if (node.Parent is ArgumentSyntax { Parent.Parent: InvocationExpressionSyntax { Expression: IdentifierNameSyntax { Identifier.ValueText: "nameof" } } })
+            {
+                return null;
+            }
+
+            // A declaration's own name is not a use; any other use that binds to the method is a method group.
+            var symbol = model.GetSymbolInfo(node, cancellationToken).Symbol;
+            usedOtherwise = symbol is IMethodSymbol used && SymbolEqualityComparer.Default.Equals(used.OriginalDefinition, method);
+            return null;
+        }
+
+        var operation = model.GetOperation(callNode, cancellationToken);
+        var target = operation switch
+        {
+            IInvocationOperation i => i.TargetMethod,
+            IObjectCreationOperation c => c.Constructor,
+            _ => null,
+        };
+        if (target is null || !SymbolEqualityComparer.Default.Equals(target.OriginalDefinition, method))
+        {
+            return null;
+        }
+
+        return (operation!, model.GetEnclosingSymbol(callNode.SpanStart, cancellationToken));
+    }
+
+    /// <summary>
+    /// Every caller is in this compilation: an ordinary method or a constructor, not virtual, abstract, an override or an
+    /// interface implementation (those are called through a base or an interface), with no constructor initializers to
+    /// follow (<c>this(...)</c>, <c>base(...)</c>).
+    /// </summary>
+    private static bool CanSeeEveryCaller(IMethodSymbol method)
+    {
+        if (method.MethodKind is not (MethodKind.Ordinary or MethodKind.Constructor) || method.IsVirtual || method.IsAbstract || method.IsOverride ||
+            method.IsExtern || method.DeclaringSyntaxReferences.Length == 0 || method.ExplicitInterfaceImplementations.Length > 0)
+        {
+            return false;
+        }
+
+        foreach (var type in method.ContainingType.AllInterfaces)
+        {
+            foreach (var member in type.GetMembers(method.Name))
+            {
+                if (member is IMethodSymbol)
+                {
+                    return false;
+                }
+            }
+        }
+
+        return true;
+    }
+
+    /// <summary>
+    /// The identifier tokens that spell <paramref name="name"/> (plus, for a constructor, the target-typed creations and
+    /// constructor initializers in the same files), found by a text search of each tree and memoised per name.
+    /// </summary>
+    private Occurrences Find(string name, bool constructor, CancellationToken cancellationToken) => _occurrences.GetOrAdd((name, constructor), key =>
+    {
+        var n = key.Name;
+        var found = new Occurrences();
+        foreach (var tree in _compilation.SyntaxTrees)
+        {
+            var text = tree.GetText(cancellationToken).ToString();
+            var at = text.IndexOf(n, System.StringComparison.Ordinal);
+            if (at < 0)
+            {
+                continue;
+            }
+
+            var root = tree.GetRoot(cancellationToken);
+            for (; at >= 0 && found.Tokens.Count <= MaxReferences; at = text.IndexOf(n, at + n.Length, System.StringComparison.Ordinal))
+            {
+                var token = root.FindToken(at);
+                if (token.IsKind(SyntaxKind.IdentifierToken) && token.SpanStart == at && token.ValueText == n)
+                {
+                    found.Tokens.Add(token);
+                }
+            }
+
+            foreach (var node in key.Constructor ? root.DescendantNodes() : System.Linq.Enumerable.Empty<SyntaxNode>())
+            {
+                if (node is ImplicitObjectCreationExpressionSyntax or ConstructorInitializerSyntax)
+                {
+                    found.Unnamed.Add(node);
+                }
+            }
+        }
+
+        return found;
+    });
+
+    /// <summary>Where a name is spelled, and the calls in those files that name no method (<c>new(...)</c>, <c>this(...)</c>, <c>base(...)</c>).</summary>
+    private sealed class Occurrences
+    {
+        public List<SyntaxToken> Tokens { get; } = new();
+
+        public List<SyntaxNode> Unnamed { get; } = new();
+    }
+}

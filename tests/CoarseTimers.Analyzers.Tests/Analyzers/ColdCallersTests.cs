@@ -1,0 +1,89 @@
+using System.Threading.Tasks;
+using Xunit;
+using Verify = CoarseTimers.Analyzers.Tests.Infrastructure.AnalyzerVerifier<CoarseTimers.Analyzers.Rules.TimeoutCancellationTokenSourceAnalyzer>;
+
+namespace CoarseTimers.Analyzers.Tests.Rules;
+
+/// <summary>Cold callers (docs/hot-paths.md): a member whose every call site in the compilation is cold is cold.</summary>
+public partial class TimeoutCancellationTokenSourceTests
+{
+    [Fact]
+    public Task A_member_called_only_from_lifecycle_code_is_cold() =>
+        Verify.VerifyAsync("""
+            using System.Threading;
+            using System.Threading.Tasks;
+
+            class Queue
+            {
+                public async Task PurgeAsync() => await Task.Run(() => PurgeSessions());
+                public void StopAsync() { Drain(); }
+                private void Drain() => Probe();
+                private void Probe() { using var cts = new CancellationTokenSource(2000); }
+                private void PurgeSessions() { using var cts = new CancellationTokenSource(); cts.CancelAfter(2000); }
+                static Queue() => new Queue().Helper();
+                private void Helper() { using var cts = new CancellationTokenSource(2000); }
+            }
+
+            sealed class Pending
+            {
+                private readonly CancellationTokenSource _cts;
+                public Pending(int timeout) => _cts = new CancellationTokenSource(timeout);
+            }
+
+            class Channel
+            {
+                public void DisposeAsync() { Pending p = new(5); _ = new Pending(10); }
+            }
+            """);
+
+    [Fact]
+    public Task A_member_with_one_hot_caller_unseen_callers_or_calls_in_a_loop_stays_hot() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Threading;
+
+            class Client
+            {
+                public void Start() => Send();
+                public void Handle() => Send();
+                private void Send() { using var cts = {|#0:new CancellationTokenSource(2000)|}; }
+
+                public void Connect() { Action callback = Ack; callback(); }
+                private void Ack() { using var cts = {|#1:new CancellationTokenSource(2000)|}; }
+
+                public void Initialize() => ReceiveLoop();
+                private void ReceiveLoop() { for (;;) { OnMessage(); } }
+                private void OnMessage() { using var cts = {|#2:new CancellationTokenSource(2000)|}; }
+
+                public virtual void Close() { }
+                public void Shutdown() => Reply();
+                public virtual void Reply() { using var cts = {|#3:new CancellationTokenSource(2000)|}; }
+
+                private void Orphan() { using var cts = {|#4:new CancellationTokenSource(2000)|}; }
+            }
+            """,
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 0),
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 1),
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 2),
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 3),
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 4));
+
+    [Fact]
+    public Task A_leading_connect_or_initialize_verb_names_lifecycle_but_a_leading_start_or_restart_does_not() =>
+        Verify.VerifyAsync("""
+            using System.Threading;
+
+            class Cluster
+            {
+                private CancellationTokenSource _timeout = new();
+
+                void ConnectGrpcAsync() { using var cts = new CancellationTokenSource(5000); }
+                void InitializeTransport() { using var cts = new CancellationTokenSource(5000); }
+                void ShutdownWorkers() { using var cts = new CancellationTokenSource(5000); }
+                void RestartTimeoutTimer() { {|#0:_timeout.CancelAfter(5000)|}; }
+                void StartCall() { using var cts = {|#1:new CancellationTokenSource(5000)|}; }
+            }
+            """,
+            Expected("CancelAfter", "reused source re-armed per call", 0),
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 1));
+}
