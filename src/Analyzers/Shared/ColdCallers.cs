@@ -282,30 +282,41 @@ internal sealed class ColdCallers
     /// The identifier tokens that spell <paramref name="name"/> (plus, for a constructor, the target-typed creations and
     /// constructor initializers in the same files), found by a text search of each tree and memoised per name.
     /// </summary>
-    private Occurrences Find(string name, bool constructor, CancellationToken cancellationToken) => _occurrences.GetOrAdd((name, constructor), key =>
+    private Occurrences Find(string name, bool constructor, CancellationToken cancellationToken) =>
+        _occurrences.GetOrAdd((name, constructor), key => Search(key.Name, key.Constructor, cancellationToken));
+
+    /// <summary>
+    /// The search behind <see cref="Find"/>. It stops at the first token past <see cref="MaxReferences"/>: a name spelled
+    /// that often is not followed, so the rest of the compilation need not be read.
+    /// </summary>
+    private Occurrences Search(string name, bool constructor, CancellationToken cancellationToken)
     {
-        var n = key.Name;
         var found = new Occurrences();
         foreach (var tree in _compilation.SyntaxTrees)
         {
+            if (found.Tokens.Count > MaxReferences)
+            {
+                break;
+            }
+
             var text = tree.GetText(cancellationToken).ToString();
-            var at = text.IndexOf(n, System.StringComparison.Ordinal);
+            var at = text.IndexOf(name, System.StringComparison.Ordinal);
             if (at < 0)
             {
                 continue;
             }
 
             var root = tree.GetRoot(cancellationToken);
-            for (; at >= 0 && found.Tokens.Count <= MaxReferences; at = text.IndexOf(n, at + n.Length, System.StringComparison.Ordinal))
+            for (; at >= 0 && found.Tokens.Count <= MaxReferences; at = text.IndexOf(name, at + name.Length, System.StringComparison.Ordinal))
             {
                 var token = root.FindToken(at);
-                if (token.IsKind(SyntaxKind.IdentifierToken) && token.SpanStart == at && token.ValueText == n)
+                if (token.IsKind(SyntaxKind.IdentifierToken) && token.SpanStart == at && token.ValueText == name)
                 {
                     found.Tokens.Add(token);
                 }
             }
 
-            foreach (var node in key.Constructor ? root.DescendantNodes() : System.Linq.Enumerable.Empty<SyntaxNode>())
+            foreach (var node in constructor ? root.DescendantNodes() : System.Linq.Enumerable.Empty<SyntaxNode>())
             {
                 if (node is ImplicitObjectCreationExpressionSyntax or ConstructorInitializerSyntax)
                 {
@@ -315,7 +326,7 @@ internal sealed class ColdCallers
         }
 
         return found;
-    });
+    }
 
     /// <summary>Where a name is spelled, and the calls in those files that name no method (<c>new(...)</c>, <c>this(...)</c>, <c>base(...)</c>).</summary>
     private sealed class Occurrences
