@@ -2,7 +2,6 @@ using System.Collections.Concurrent;
 using System.Collections.Generic;
 using System.Threading;
 using Microsoft.CodeAnalysis;
-using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Microsoft.CodeAnalysis.Operations;
 
@@ -13,14 +12,13 @@ namespace CoarseTimers.Analyzers.Shared;
 /// block, test code, the entry point; <see cref="ColdContext"/>), directly or through callers that are themselves only
 /// called from cold code, runs only when its callers do, so it is cold too (docs/hot-paths.md, "Cold callers").
 /// <para>
-/// The data structure, one per compilation: the places each asked-about name is spelled (a text search of every tree,
-/// memoised per name), and one answer per (member, depth). Only the member that holds a would-be diagnostic is ever asked
+/// The data structure, one per compilation: the places each asked-about name is spelled (<see cref="NameOccurrences"/>), and one answer per (member, depth). Only the member that holds a would-be diagnostic is ever asked
 /// about, and only the few tokens that spell its name are bound, so the cost grows with the number of diagnostics, not
 /// with the size of the compilation; most compilations never ask.
 /// </para>
 /// <para>
-/// Tuning knobs: <see cref="MaxDepth"/> (how many caller levels are followed) and <see cref="MaxReferences"/> (a member
-/// named by more tokens than that is not followed: its name is too common to bind every use cheaply).
+/// Tuning knob: <see cref="MaxDepth"/> (how many caller levels are followed); a member whose name is spelled more than
+/// <see cref="NameOccurrences.MaxTokens"/> times is not followed (its name is too common to bind every use cheaply).
 /// </para>
 /// A member is followed only when every caller can be seen: ordinary methods and constructors that are not virtual,
 /// abstract, overrides or interface implementations, are not used as a method group (a delegate, an event handler) and
@@ -31,18 +29,16 @@ internal sealed class ColdCallers
     /// <summary>Caller levels followed: the member's callers, their callers, and theirs.</summary>
     internal const int MaxDepth = 3;
 
-    /// <summary>Tokens spelling the member's name beyond which it is not followed (the cost bound).</summary>
-    internal const int MaxReferences = 40;
-
     private readonly Compilation _compilation;
     private readonly KnownSymbols _symbols;
+    private readonly NameOccurrences _names;
     private readonly ConcurrentDictionary<(IMethodSymbol Method, int Depth), string?> _answers = new();
-    private readonly ConcurrentDictionary<(string Name, bool Constructor), Occurrences> _occurrences = new();
 
-    public ColdCallers(Compilation compilation, KnownSymbols symbols)
+    public ColdCallers(Compilation compilation, KnownSymbols symbols, NameOccurrences names)
     {
         _compilation = compilation;
         _symbols = symbols;
+        _names = names;
     }
 
     /// <summary>Why every caller of <paramref name="method"/> is cold (<c>only called from lifecycle: StartAsync</c>), or null.</summary>
@@ -75,8 +71,8 @@ internal sealed class ColdCallers
     private string? Compute(IMethodSymbol method, int depth, HashSet<IMethodSymbol> visiting, CancellationToken cancellationToken)
     {
         var name = method.MethodKind == MethodKind.Constructor ? method.ContainingType.Name : method.Name;
-        var occurrences = Find(name, method.MethodKind == MethodKind.Constructor, cancellationToken);
-        if (occurrences.Tokens.Count > MaxReferences)
+        var occurrences = _names.Find(name, method.MethodKind == MethodKind.Constructor, cancellationToken);
+        if (occurrences.Tokens.Count > NameOccurrences.MaxTokens)
         {
             return null;
         }
@@ -276,52 +272,5 @@ internal sealed class ColdCallers
         }
 
         return true;
-    }
-
-    /// <summary>
-    /// The identifier tokens that spell <paramref name="name"/> (plus, for a constructor, the target-typed creations and
-    /// constructor initializers in the same files), found by a text search of each tree and memoised per name.
-    /// </summary>
-    private Occurrences Find(string name, bool constructor, CancellationToken cancellationToken) => _occurrences.GetOrAdd((name, constructor), key =>
-    {
-        var n = key.Name;
-        var found = new Occurrences();
-        foreach (var tree in _compilation.SyntaxTrees)
-        {
-            var text = tree.GetText(cancellationToken).ToString();
-            var at = text.IndexOf(n, System.StringComparison.Ordinal);
-            if (at < 0)
-            {
-                continue;
-            }
-
-            var root = tree.GetRoot(cancellationToken);
-            for (; at >= 0 && found.Tokens.Count <= MaxReferences; at = text.IndexOf(n, at + n.Length, System.StringComparison.Ordinal))
-            {
-                var token = root.FindToken(at);
-                if (token.IsKind(SyntaxKind.IdentifierToken) && token.SpanStart == at && token.ValueText == n)
-                {
-                    found.Tokens.Add(token);
-                }
-            }
-
-            foreach (var node in key.Constructor ? root.DescendantNodes() : System.Linq.Enumerable.Empty<SyntaxNode>())
-            {
-                if (node is ImplicitObjectCreationExpressionSyntax or ConstructorInitializerSyntax)
-                {
-                    found.Unnamed.Add(node);
-                }
-            }
-        }
-
-        return found;
-    });
-
-    /// <summary>Where a name is spelled, and the calls in those files that name no method (<c>new(...)</c>, <c>this(...)</c>, <c>base(...)</c>).</summary>
-    private sealed class Occurrences
-    {
-        public List<SyntaxToken> Tokens { get; } = new();
-
-        public List<SyntaxNode> Unnamed { get; } = new();
     }
 }
