@@ -1,5 +1,6 @@
 using System.Collections.Concurrent;
 using System.Collections.Generic;
+using System.Collections.Immutable;
 using System.Threading;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
@@ -33,6 +34,7 @@ internal sealed class ColdCallers
     private readonly KnownSymbols _symbols;
     private readonly NameOccurrences _names;
     private readonly ConcurrentDictionary<(IMethodSymbol Method, int Depth), string?> _answers = new();
+    private readonly ConcurrentDictionary<IMethodSymbol, ImmutableArray<(IOperation Call, ISymbol? Caller)>> _sites = new(SymbolEqualityComparer.Default);
 
     public ColdCallers(Compilation compilation, KnownSymbols symbols, NameOccurrences names)
     {
@@ -70,36 +72,88 @@ internal sealed class ColdCallers
 
     private string? Compute(IMethodSymbol method, int depth, HashSet<IMethodSymbol> visiting, CancellationToken cancellationToken)
     {
-        var name = method.MethodKind == MethodKind.Constructor ? method.ContainingType.Name : method.Name;
-        var occurrences = _names.Find(name, method.MethodKind == MethodKind.Constructor, cancellationToken);
-        if (occurrences.Tokens.Count > NameOccurrences.MaxTokens)
+        var sites = CallSites(method, cancellationToken);
+        if (sites.IsDefaultOrEmpty)
         {
             return null;
         }
 
         string? first = null;
-        var calls = 0;
-        foreach (var token in occurrences.Tokens)
+        foreach (var (call, caller) in sites)
         {
-            var call = CallThrough(token, method, cancellationToken, out var usedOtherwise);
-            if (usedOtherwise)
-            {
-                return null;
-            }
-
-            if (call is null)
-            {
-                continue;
-            }
-
-            var why = CallerReason(call.Value.Operation, call.Value.Caller, depth, visiting, cancellationToken);
+            var why = CallerReason(call, caller, depth, visiting, cancellationToken);
             if (why is null)
             {
                 return null;
             }
 
             first ??= why;
-            calls++;
+        }
+
+        return first;
+    }
+
+    /// <summary>
+    /// Every caller of <paramref name="method"/> calls it in the body of one of its own loops, outside cold code, so each
+    /// run of the member is one iteration of its caller's loop: the member's body is a loop body. A catch in the caller's
+    /// loop does not make the member's own delays backoff: they are on its normal path. Callers are not followed further,
+    /// and the call sites must all be seen.
+    /// </summary>
+    public bool IsCalledInLoops(IMethodSymbol method, CancellationToken cancellationToken)
+    {
+        method = method.OriginalDefinition;
+        if (!CanSeeEveryCaller(method))
+        {
+            return false;
+        }
+
+        var sites = CallSites(method, cancellationToken);
+        if (sites.IsDefaultOrEmpty)
+        {
+            return false;
+        }
+
+        foreach (var (call, caller) in sites)
+        {
+            if (caller is not IMethodSymbol { MethodKind: not MethodKind.AnonymousFunction } callerMethod || ColdContext.Reason(call, callerMethod) is not null ||
+                EnclosingLoop(call) is null)
+            {
+                return false;
+            }
+        }
+
+        return true;
+    }
+
+    /// <summary>
+    /// The calls of <paramref name="method"/> in the compilation with the member each is made from; default when some
+    /// caller cannot be seen (a method group use, a name too common to follow), empty when nothing calls it. Memoised.
+    /// </summary>
+    private ImmutableArray<(IOperation Call, ISymbol? Caller)> CallSites(IMethodSymbol method, CancellationToken cancellationToken) =>
+        _sites.GetOrAdd(method, m => FindCallSites(m, cancellationToken));
+
+    private ImmutableArray<(IOperation Call, ISymbol? Caller)> FindCallSites(IMethodSymbol method, CancellationToken cancellationToken)
+    {
+        var name = method.MethodKind == MethodKind.Constructor ? method.ContainingType.Name : method.Name;
+        var occurrences = _names.Find(name, method.MethodKind == MethodKind.Constructor, cancellationToken);
+        if (occurrences.Tokens.Count > NameOccurrences.MaxTokens)
+        {
+            return default;
+        }
+
+        var sites = ImmutableArray.CreateBuilder<(IOperation Call, ISymbol? Caller)>();
+        foreach (var token in occurrences.Tokens)
+        {
+            var call = CallThrough(token, method, cancellationToken, out var usedOtherwise);
+            if (usedOtherwise)
+            {
+                return default;
+            }
+
+            if (call is not null)
+            {
+                sites.Add(call.Value);
+            }
         }
 
         if (method.MethodKind == MethodKind.Constructor)
@@ -123,19 +177,12 @@ internal sealed class ColdCallers
                 };
                 if (operation is not null && SymbolEqualityComparer.Default.Equals(constructor?.OriginalDefinition, method))
                 {
-                    var why = CallerReason(operation, model.GetEnclosingSymbol(node.SpanStart, cancellationToken), depth, visiting, cancellationToken);
-                    if (why is null)
-                    {
-                        return null;
-                    }
-
-                    first ??= why;
-                    calls++;
+                    sites.Add((operation, model.GetEnclosingSymbol(node.SpanStart, cancellationToken)));
                 }
             }
         }
 
-        return calls == 0 ? null : first;
+        return sites.ToImmutable();
     }
 
     /// <summary>Why the call <paramref name="call"/> made from <paramref name="caller"/> is cold, or null.</summary>
@@ -164,7 +211,7 @@ internal sealed class ColdCallers
         }
 
         // A call in a loop of its caller runs once per iteration (per item, per message) however rarely the caller runs.
-        if (InsideLoop(call))
+        if (EnclosingLoop(call) is not null)
         {
             return null;
         }
@@ -172,19 +219,22 @@ internal sealed class ColdCallers
         return Reason(callerMethod.OriginalDefinition, depth - 1, visiting, cancellationToken);
     }
 
-    private static bool InsideLoop(IOperation operation)
+    /// <summary>The loop whose body holds <paramref name="operation"/> in its member (not through a lambda), if any.</summary>
+    private static ILoopOperation? EnclosingLoop(IOperation operation)
     {
         for (IOperation? child = operation, parent = operation.Parent; parent is not null; child = parent, parent = parent.Parent)
         {
-            if (parent is ILoopOperation loop && ReferenceEquals(loop.Body, child))
+            switch (parent)
             {
-                return true;
+                case ILoopOperation loop when ReferenceEquals(loop.Body, child):
+                    return loop;
+                case IAnonymousFunctionOperation:
+                    return null;
             }
         }
 
-        return false;
+        return null;
     }
-
     /// <summary>
     /// The call the token names, when it is a call of <paramref name="method"/> (an invocation, an object creation or a
     /// constructor initializer); <paramref name="usedOtherwise"/> when the token names the method some other way (a method

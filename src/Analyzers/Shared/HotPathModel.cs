@@ -28,7 +28,7 @@ internal enum HotPathRules
     LoopsDelegatesDeclared = Loop | PerItemDelegate | Declared,
 
     /// <summary>
-    /// The site is an awaited sleep: rule 1 applies only to a short constant delay (below the pacing threshold) in a loop
+    /// The site is an awaited sleep: rule 1 applies only to a short constant delay (below the polling threshold) in a loop
     /// that does not catch (a loop with a catch retries: its delay is backoff), and a run loop's delay is pacing.
     /// </summary>
     Sleep = 16,
@@ -49,6 +49,7 @@ internal static class HotPathModel
     public const string PerItemDelegate = "per-item delegate";
     public const string PerOperationTimeout = "per-operation timeout";
     public const string ShortPollingDelay = "short polling delay in a loop";
+    public const string ShortPollingDelayInCallersLoop = "short polling delay in a method its callers call in a loop";
 
     private static readonly ImmutableHashSet<string> s_perItemParameters = ImmutableHashSet.Create("body", "action", "selector", "collectionSelector");
 
@@ -79,7 +80,7 @@ internal static class HotPathModel
         }
 
         var sleep = (rules & HotPathRules.Sleep) != 0;
-        var shortDelay = pacingMilliseconds is double constant && constant < settings.PacingThresholdMilliseconds;
+        var shortDelay = pacingMilliseconds is double constant && constant < (sleep ? settings.PollingThresholdMilliseconds : settings.PacingThresholdMilliseconds);
         var paced = sleep ? !shortDelay : pacingMilliseconds is double ms && ms >= settings.PacingThresholdMilliseconds;
         var insideFunction = false;
         var insideLambda = false;
@@ -115,6 +116,13 @@ internal static class HotPathModel
                     insideFunction = true;
                     break;
             }
+        }
+
+        // A short sleep in a member that every caller calls in the body of its loop is that loop's polling delay.
+        if (sleep && shortDelay && (rules & HotPathRules.Loop) != 0 && !insideFunction && containingSymbol is IMethodSymbol member &&
+            symbols.Callers.IsCalledInLoops(member, cancellationToken))
+        {
+            return ShortPollingDelayInCallersLoop;
         }
 
         if ((rules & HotPathRules.PerOperationTimeout) != 0 && settings.PerOperationTimeouts && !RunsOnce(containingSymbol, symbols, insideFunction) &&
