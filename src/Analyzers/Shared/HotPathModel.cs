@@ -1,6 +1,7 @@
 using System;
 using System.Collections.Immutable;
 using System.Threading;
+using CoarseTimers.Analyzers.Internals;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Operations;
 
@@ -95,6 +96,12 @@ internal static class HotPathModel
                         return null;
                     }
 
+                    // Inside a loop that turns once per period (paced by its own periodic wait): once per period, pacing.
+                    if (!insideFunction && !sleep && IsPacedRunLoop(loop, symbols, settings.PollingThresholdMilliseconds))
+                    {
+                        return null;
+                    }
+
                     if ((rules & HotPathRules.Loop) != 0 && !paced && !(sleep && Catches(loop.Body)))
                     {
                         return CalledOnlyFromColdCode(containingSymbol, symbols, insideLambda, cancellationToken) ? null : sleep ? ShortPollingDelay : InsideLoop;
@@ -169,6 +176,98 @@ internal static class HotPathModel
                 node is IInvocationOperation { TargetMethod.Name: "WaitForNextTickAsync" })
             {
                 return true;
+            }
+        }
+
+        return false;
+    }
+
+    /// <summary>
+    /// A run loop (<see cref="IsRunLoop"/>) paced by a periodic wait: its condition awaits <c>WaitForNextTickAsync</c>, or
+    /// its body awaits, on every iteration (not under a condition, not in a catch), a <c>Task.Delay</c> or
+    /// <c>WaitForNextTickAsync</c> that is not short polling (a constant below <paramref name="pollingThresholdMilliseconds"/>).
+    /// Such a loop turns once per period for the life of its owner: what it does, it does once per period.
+    /// </summary>
+    internal static bool IsPacedRunLoop(ILoopOperation loop, KnownSymbols symbols, long pollingThresholdMilliseconds)
+    {
+        if (!IsRunLoop(loop))
+        {
+            return false;
+        }
+
+        var condition = loop switch
+        {
+            IWhileLoopOperation w => w.Condition,
+            IForLoopOperation f => f.Condition,
+            _ => null,
+        };
+        if (condition is not null)
+        {
+            foreach (var node in condition.DescendantsAndSelf())
+            {
+                if (node is IInvocationOperation { TargetMethod.Name: "WaitForNextTickAsync" })
+                {
+                    return true;
+                }
+            }
+        }
+
+        foreach (var node in loop.Body.Descendants())
+        {
+            if (node is IInvocationOperation invocation && IsPeriodicWait(invocation, symbols, pollingThresholdMilliseconds) && IsUnconditional(invocation, loop.Body))
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
+    private static bool IsPeriodicWait(IInvocationOperation invocation, KnownSymbols symbols, long pollingThresholdMilliseconds)
+    {
+        if (invocation.TargetMethod.Name == "WaitForNextTickAsync")
+        {
+            return true;
+        }
+
+        if (!invocation.TargetMethod.IsMethodOf(symbols.Task, "Delay"))
+        {
+            return false;
+        }
+
+        var delay = invocation.Arguments.ArgumentFor(0);
+        return !TimerLifetime.IsInfinite(delay, symbols) &&
+               !(TimeoutConstants.Milliseconds(delay, symbols) is double ms && ms < pollingThresholdMilliseconds);
+    }
+
+    /// <summary>Every run of <paramref name="body"/> awaits <paramref name="wait"/>: only blocks, statements, awaits, try and using bodies lie between.</summary>
+    private static bool IsUnconditional(IOperation wait, IOperation body)
+    {
+        var awaited = false;
+        for (IOperation? child = wait, parent = wait.Parent; parent is not null; child = parent, parent = parent.Parent)
+        {
+            switch (parent)
+            {
+                case IAwaitOperation:
+                    awaited = true;
+                    break;
+                case IInvocationOperation { TargetMethod.Name: "ConfigureAwait" } configure when ReferenceEquals(configure.Instance, child):
+                case IConversionOperation or IExpressionStatementOperation or IVariableInitializerOperation or IVariableDeclaratorOperation or
+                    IVariableDeclarationOperation or IVariableDeclarationGroupOperation or IUsingOperation or IUsingDeclarationOperation:
+                    break;
+                case ITryOperation tryOperation when ReferenceEquals(tryOperation.Body, child):
+                    break;
+                case IBlockOperation when ReferenceEquals(parent, body):
+                    return awaited;
+                case IBlockOperation:
+                    break;
+                default:
+                    return false;
+            }
+
+            if (ReferenceEquals(parent, body))
+            {
+                return awaited;
             }
         }
 
