@@ -32,10 +32,10 @@ internal sealed class AnalyzerSettings
     private static readonly ConcurrentDictionary<string, OptionKeys> s_keys = new(StringComparer.Ordinal);
 
     public static readonly AnalyzerSettings Defaults = new(HotPathScope.Default, perOperationTimeouts: true, pacingThresholdMilliseconds: 1000,
-        ImmutableArray<string>.Empty, analyzeTestProjects: false, spinLongWaitMilliseconds: 1);
+        ImmutableArray<string>.Empty, analyzeTestProjects: false, spinLongWaitMilliseconds: 1, pollingThresholdMilliseconds: 16);
 
     private AnalyzerSettings(HotPathScope scope, bool perOperationTimeouts, long pacingThresholdMilliseconds,
-        ImmutableArray<string> hotPathAttributes, bool analyzeTestProjects, long spinLongWaitMilliseconds)
+        ImmutableArray<string> hotPathAttributes, bool analyzeTestProjects, long spinLongWaitMilliseconds, long pollingThresholdMilliseconds)
     {
         Scope = scope;
         PerOperationTimeouts = perOperationTimeouts;
@@ -43,6 +43,7 @@ internal sealed class AnalyzerSettings
         HotPathAttributes = hotPathAttributes;
         AnalyzeTestProjects = analyzeTestProjects;
         SpinLongWaitMilliseconds = spinLongWaitMilliseconds;
+        PollingThresholdMilliseconds = pollingThresholdMilliseconds;
     }
 
     public HotPathScope Scope { get; }
@@ -57,6 +58,13 @@ internal sealed class AnalyzerSettings
     public bool AnalyzeTestProjects { get; }
 
     public long SpinLongWaitMilliseconds { get; }
+
+    /// <summary>
+    /// An awaited sleep in a loop polls (rule 1) only when its constant delay is below this: 16 ms by default, one OS
+    /// clock tick (15.6 ms), the rate below which a polling loop runs at the timer's own granularity. A longer sleep fires
+    /// each period: it paces its loop.
+    /// </summary>
+    public long PollingThresholdMilliseconds { get; }
 
     public static AnalyzerSettings Read(AnalyzerConfigOptions options, string ruleId)
     {
@@ -77,7 +85,8 @@ internal sealed class AnalyzerSettings
                 ? ImmutableArray<string>.Empty
                 : attributes.Split(new[] { ',' }, StringSplitOptions.RemoveEmptyEntries).Select(static s => s.Trim()).Where(static s => s.Length > 0).ToImmutableArray(),
             ReadBool(options, keys.AnalyzeTestProjects, Defaults.AnalyzeTestProjects),
-            ReadNonNegative(options, keys.SpinLongWaitMilliseconds, Defaults.SpinLongWaitMilliseconds));
+            ReadNonNegative(options, keys.SpinLongWaitMilliseconds, Defaults.SpinLongWaitMilliseconds),
+            ReadNonNegative(options, keys.PollingThresholdMilliseconds, Defaults.PollingThresholdMilliseconds));
     }
 
     private static string? Get(AnalyzerConfigOptions options, string[] keys)
@@ -114,6 +123,7 @@ internal sealed class AnalyzerSettings
             PacingThresholdMilliseconds = For(ruleId, "pacing_threshold_ms");
             AnalyzeTestProjects = For(ruleId, "analyze_test_projects");
             SpinLongWaitMilliseconds = For(ruleId, "spin_long_wait_ms");
+            PollingThresholdMilliseconds = For(ruleId, "polling_threshold_ms");
         }
 
         public string[] HotPathScope { get; }
@@ -127,6 +137,8 @@ internal sealed class AnalyzerSettings
         public string[] AnalyzeTestProjects { get; }
 
         public string[] SpinLongWaitMilliseconds { get; }
+
+        public string[] PollingThresholdMilliseconds { get; }
 
         private static string[] For(string ruleId, string name) =>
             new[] { Prefix + ruleId.ToLowerInvariant() + "." + name, Prefix + ruleId + "." + name, Prefix + name };

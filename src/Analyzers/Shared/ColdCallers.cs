@@ -1,8 +1,9 @@
 using System.Collections.Concurrent;
 using System.Collections.Generic;
+using System.Collections.Immutable;
 using System.Threading;
+using CoarseTimers.Analyzers.Internals;
 using Microsoft.CodeAnalysis;
-using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Microsoft.CodeAnalysis.Operations;
 
@@ -13,14 +14,13 @@ namespace CoarseTimers.Analyzers.Shared;
 /// block, test code, the entry point; <see cref="ColdContext"/>), directly or through callers that are themselves only
 /// called from cold code, runs only when its callers do, so it is cold too (docs/hot-paths.md, "Cold callers").
 /// <para>
-/// The data structure, one per compilation: the places each asked-about name is spelled (a text search of every tree,
-/// memoised per name), and one answer per (member, depth). Only the member that holds a would-be diagnostic is ever asked
+/// The data structure, one per compilation: the places each asked-about name is spelled (<see cref="NameOccurrences"/>), and one answer per (member, depth). Only the member that holds a would-be diagnostic is ever asked
 /// about, and only the few tokens that spell its name are bound, so the cost grows with the number of diagnostics, not
 /// with the size of the compilation; most compilations never ask.
 /// </para>
 /// <para>
-/// Tuning knobs: <see cref="MaxDepth"/> (how many caller levels are followed) and <see cref="MaxReferences"/> (a member
-/// named by more tokens than that is not followed: its name is too common to bind every use cheaply).
+/// Tuning knob: <see cref="MaxDepth"/> (how many caller levels are followed); a member whose name is spelled more than
+/// <see cref="NameOccurrences.MaxTokens"/> times is not followed (its name is too common to bind every use cheaply).
 /// </para>
 /// A member is followed only when every caller can be seen: ordinary methods and constructors that are not virtual,
 /// abstract, overrides or interface implementations, are not used as a method group (a delegate, an event handler) and
@@ -31,18 +31,17 @@ internal sealed class ColdCallers
     /// <summary>Caller levels followed: the member's callers, their callers, and theirs.</summary>
     internal const int MaxDepth = 3;
 
-    /// <summary>Tokens spelling the member's name beyond which it is not followed (the cost bound).</summary>
-    internal const int MaxReferences = 40;
-
     private readonly Compilation _compilation;
     private readonly KnownSymbols _symbols;
+    private readonly NameOccurrences _names;
     private readonly ConcurrentDictionary<(IMethodSymbol Method, int Depth), string?> _answers = new();
-    private readonly ConcurrentDictionary<(string Name, bool Constructor), Occurrences> _occurrences = new();
+    private readonly ConcurrentDictionary<IMethodSymbol, ImmutableArray<CallSite>> _sites = new(SymbolEqualityComparer.Default);
 
-    public ColdCallers(Compilation compilation, KnownSymbols symbols)
+    public ColdCallers(Compilation compilation, KnownSymbols symbols, NameOccurrences names)
     {
         _compilation = compilation;
         _symbols = symbols;
+        _names = names;
     }
 
     /// <summary>Why every caller of <paramref name="method"/> is cold (<c>only called from lifecycle: StartAsync</c>), or null.</summary>
@@ -74,36 +73,88 @@ internal sealed class ColdCallers
 
     private string? Compute(IMethodSymbol method, int depth, HashSet<IMethodSymbol> visiting, CancellationToken cancellationToken)
     {
-        var name = method.MethodKind == MethodKind.Constructor ? method.ContainingType.Name : method.Name;
-        var occurrences = Find(name, method.MethodKind == MethodKind.Constructor, cancellationToken);
-        if (occurrences.Tokens.Count > MaxReferences)
+        var sites = CallSites(method, cancellationToken);
+        if (sites.IsDefaultOrEmpty)
         {
             return null;
         }
 
         string? first = null;
-        var calls = 0;
-        foreach (var token in occurrences.Tokens)
+        foreach (var site in sites)
         {
-            var call = CallThrough(token, method, cancellationToken, out var usedOtherwise);
-            if (usedOtherwise)
-            {
-                return null;
-            }
-
-            if (call is null)
-            {
-                continue;
-            }
-
-            var why = CallerReason(call.Value.Operation, call.Value.Caller, depth, visiting, cancellationToken);
+            var why = site.PeriodicTimerCallback ? "only called by a periodic timer" : CallerReason(site.Call, site.Caller, depth, visiting, cancellationToken);
             if (why is null)
             {
                 return null;
             }
 
             first ??= why;
-            calls++;
+        }
+
+        return first;
+    }
+
+    /// <summary>
+    /// Every caller of <paramref name="method"/> calls it in the body of one of its own loops, outside cold code, so each
+    /// run of the member is one iteration of its caller's loop: the member's body is a loop body. A catch in the caller's
+    /// loop does not make the member's own delays backoff: they are on its normal path. Callers are not followed further,
+    /// and the call sites must all be seen.
+    /// </summary>
+    public bool IsCalledInLoops(IMethodSymbol method, CancellationToken cancellationToken)
+    {
+        method = method.OriginalDefinition;
+        if (!CanSeeEveryCaller(method))
+        {
+            return false;
+        }
+
+        var sites = CallSites(method, cancellationToken);
+        if (sites.IsDefaultOrEmpty)
+        {
+            return false;
+        }
+
+        foreach (var (call, caller, periodic) in sites)
+        {
+            if (periodic || caller is not IMethodSymbol { MethodKind: not MethodKind.AnonymousFunction } callerMethod || ColdContext.Reason(call, callerMethod) is not null ||
+                EnclosingLoop(call) is null || PacedRunLoop(call) is not null)
+            {
+                return false;
+            }
+        }
+
+        return true;
+    }
+
+    /// <summary>
+    /// The calls of <paramref name="method"/> in the compilation with the member each is made from; default when some
+    /// caller cannot be seen (a method group use, a name too common to follow), empty when nothing calls it. Memoised.
+    /// </summary>
+    private ImmutableArray<CallSite> CallSites(IMethodSymbol method, CancellationToken cancellationToken) =>
+        _sites.GetOrAdd(method, m => FindCallSites(m, cancellationToken));
+
+    private ImmutableArray<CallSite> FindCallSites(IMethodSymbol method, CancellationToken cancellationToken)
+    {
+        var name = method.MethodKind == MethodKind.Constructor ? method.ContainingType.Name : method.Name;
+        var occurrences = _names.Find(name, method.MethodKind == MethodKind.Constructor, cancellationToken);
+        if (occurrences.Tokens.Count > NameOccurrences.MaxTokens)
+        {
+            return default;
+        }
+
+        var sites = ImmutableArray.CreateBuilder<CallSite>();
+        foreach (var token in occurrences.Tokens)
+        {
+            var call = CallThrough(token, method, cancellationToken, out var usedOtherwise);
+            if (usedOtherwise)
+            {
+                return default;
+            }
+
+            if (call is not null)
+            {
+                sites.Add(call.Value);
+            }
         }
 
         if (method.MethodKind == MethodKind.Constructor)
@@ -127,19 +178,12 @@ internal sealed class ColdCallers
                 };
                 if (operation is not null && SymbolEqualityComparer.Default.Equals(constructor?.OriginalDefinition, method))
                 {
-                    var why = CallerReason(operation, model.GetEnclosingSymbol(node.SpanStart, cancellationToken), depth, visiting, cancellationToken);
-                    if (why is null)
-                    {
-                        return null;
-                    }
-
-                    first ??= why;
-                    calls++;
+                    sites.Add(new CallSite(operation, model.GetEnclosingSymbol(node.SpanStart, cancellationToken), periodicTimerCallback: false));
                 }
             }
         }
 
-        return calls == 0 ? null : first;
+        return sites.ToImmutable();
     }
 
     /// <summary>Why the call <paramref name="call"/> made from <paramref name="caller"/> is cold, or null.</summary>
@@ -156,9 +200,21 @@ internal sealed class ColdCallers
             return $"only called from {cold}";
         }
 
+        if (PacedRunLoop(call) is not null)
+        {
+            return $"only called once per period of a paced loop in {callerMethod.Name}";
+        }
+
         if (callerMethod.MethodKind == MethodKind.AnonymousFunction)
         {
             // Otherwise a lambda may run later, per operation, whatever created it: its callers are not followed.
+            return null;
+        }
+
+
+        // A call in a loop of its caller runs once per iteration (per item, per message) however rarely the caller runs.
+        if (EnclosingLoop(call) is not null)
+        {
             return null;
         }
 
@@ -167,34 +223,31 @@ internal sealed class ColdCallers
             return $"only called from {callerMethod.ContainingType.Name}.{callerMethod.Name}, which runs once";
         }
 
-        // A call in a loop of its caller runs once per iteration (per item, per message) however rarely the caller runs.
-        if (InsideLoop(call))
-        {
-            return null;
-        }
-
         return Reason(callerMethod.OriginalDefinition, depth - 1, visiting, cancellationToken);
     }
 
-    private static bool InsideLoop(IOperation operation)
+    /// <summary>The loop whose body holds <paramref name="operation"/> in its member (not through a lambda), if any.</summary>
+    private static ILoopOperation? EnclosingLoop(IOperation operation)
     {
         for (IOperation? child = operation, parent = operation.Parent; parent is not null; child = parent, parent = parent.Parent)
         {
-            if (parent is ILoopOperation loop && ReferenceEquals(loop.Body, child))
+            switch (parent)
             {
-                return true;
+                case ILoopOperation loop when ReferenceEquals(loop.Body, child):
+                    return loop;
+                case IAnonymousFunctionOperation:
+                    return null;
             }
         }
 
-        return false;
+        return null;
     }
-
     /// <summary>
     /// The call the token names, when it is a call of <paramref name="method"/> (an invocation, an object creation or a
     /// constructor initializer); <paramref name="usedOtherwise"/> when the token names the method some other way (a method
     /// group), so callers cannot all be seen.
     /// </summary>
-    private (IOperation Operation, ISymbol? Caller)? CallThrough(SyntaxToken token, IMethodSymbol method, CancellationToken cancellationToken, out bool usedOtherwise)
+    private CallSite? CallThrough(SyntaxToken token, IMethodSymbol method, CancellationToken cancellationToken, out bool usedOtherwise)
     {
         usedOtherwise = false;
         if (token.Parent is not SimpleNameSyntax name || token.Parent.Parent is null)
@@ -230,9 +283,16 @@ internal sealed class ColdCallers
                 return null;
             }
 
-            // A declaration's own name is not a use; any other use that binds to the method is a method group.
+            // A declaration's own name is not a use; any other use that binds to the method is a method group: callers
+            // unseen, unless it is the callback of a periodic timer, which calls it once per period.
             var symbol = model.GetSymbolInfo(node, cancellationToken).Symbol;
             usedOtherwise = symbol is IMethodSymbol used && SymbolEqualityComparer.Default.Equals(used.OriginalDefinition, method);
+            if (usedOtherwise && PeriodicTimerOf(model.GetOperation(node, cancellationToken)) is { } timer)
+            {
+                usedOtherwise = false;
+                return new CallSite(timer, model.GetEnclosingSymbol(node.SpanStart, cancellationToken), periodicTimerCallback: true);
+            }
+
             return null;
         }
 
@@ -248,7 +308,7 @@ internal sealed class ColdCallers
             return null;
         }
 
-        return (operation!, model.GetEnclosingSymbol(callNode.SpanStart, cancellationToken));
+        return new CallSite(operation!, model.GetEnclosingSymbol(callNode.SpanStart, cancellationToken), periodicTimerCallback: false);
     }
 
     /// <summary>
@@ -278,61 +338,65 @@ internal sealed class ColdCallers
         return true;
     }
 
-    /// <summary>
-    /// The identifier tokens that spell <paramref name="name"/> (plus, for a constructor, the target-typed creations and
-    /// constructor initializers in the same files), found by a text search of each tree and memoised per name.
-    /// </summary>
-    private Occurrences Find(string name, bool constructor, CancellationToken cancellationToken) =>
-        _occurrences.GetOrAdd((name, constructor), key => Search(key.Name, key.Constructor, cancellationToken));
-
-    /// <summary>
-    /// The search behind <see cref="Find"/>. It stops at the first token past <see cref="MaxReferences"/>: a name spelled
-    /// that often is not followed, so the rest of the compilation need not be read.
-    /// </summary>
-    private Occurrences Search(string name, bool constructor, CancellationToken cancellationToken)
+    /// <summary>A run loop paced by a periodic wait that holds <paramref name="operation"/> (<see cref="HotPathModel.IsPacedRunLoop"/>), if any.</summary>
+    private ILoopOperation? PacedRunLoop(IOperation operation)
     {
-        var found = new Occurrences();
-        foreach (var tree in _compilation.SyntaxTrees)
+        for (IOperation? child = operation, parent = operation.Parent; parent is not null; child = parent, parent = parent.Parent)
         {
-            if (found.Tokens.Count > MaxReferences)
+            switch (parent)
             {
-                break;
-            }
-
-            var text = tree.GetText(cancellationToken).ToString();
-            var at = text.IndexOf(name, System.StringComparison.Ordinal);
-            if (at < 0)
-            {
-                continue;
-            }
-
-            var root = tree.GetRoot(cancellationToken);
-            for (; at >= 0 && found.Tokens.Count <= MaxReferences; at = text.IndexOf(name, at + name.Length, System.StringComparison.Ordinal))
-            {
-                var token = root.FindToken(at);
-                if (token.IsKind(SyntaxKind.IdentifierToken) && token.SpanStart == at && token.ValueText == name)
-                {
-                    found.Tokens.Add(token);
-                }
-            }
-
-            foreach (var node in constructor ? root.DescendantNodes() : System.Linq.Enumerable.Empty<SyntaxNode>())
-            {
-                if (node is ImplicitObjectCreationExpressionSyntax or ConstructorInitializerSyntax)
-                {
-                    found.Unnamed.Add(node);
-                }
+                case ILoopOperation loop when ReferenceEquals(loop.Body, child) && HotPathModel.IsPacedRunLoop(loop, _symbols, AnalyzerSettings.Defaults.PollingThresholdMilliseconds):
+                    return loop;
+                case IAnonymousFunctionOperation:
+                    return null;
             }
         }
 
-        return found;
+        return null;
     }
 
-    /// <summary>Where a name is spelled, and the calls in those files that name no method (<c>new(...)</c>, <c>this(...)</c>, <c>base(...)</c>).</summary>
-    private sealed class Occurrences
+    /// <summary>
+    /// The <c>new Timer(callback, state, dueTime, period)</c> that <paramref name="methodGroup"/> is the callback of, when
+    /// its period is given and not infinite (a periodic timer), or null.
+    /// </summary>
+    private IObjectCreationOperation? PeriodicTimerOf(IOperation? methodGroup)
     {
-        public List<SyntaxToken> Tokens { get; } = new();
+        var parent = methodGroup?.Parent;
+        while (parent is IDelegateCreationOperation or IConversionOperation)
+        {
+            parent = parent.Parent;
+        }
 
-        public List<SyntaxNode> Unnamed { get; } = new();
+        if (parent is IArgumentOperation { Parameter.Ordinal: 0, Parent: IObjectCreationOperation { Constructor: { } constructor } timer } &&
+            constructor.ContainingType.Is(_symbols.Timer) && timer.Arguments.ArgumentFor(3) is { } period && !TimerLifetime.IsInfinite(period, _symbols))
+        {
+            return timer;
+        }
+
+        return null;
+    }
+
+    /// <summary>One call of a followed member: the call, the member it is made from, and whether it is a periodic timer's callback.</summary>
+    private readonly struct CallSite
+    {
+        public CallSite(IOperation call, ISymbol? caller, bool periodicTimerCallback)
+        {
+            Call = call;
+            Caller = caller;
+            PeriodicTimerCallback = periodicTimerCallback;
+        }
+
+        public IOperation Call { get; }
+
+        public ISymbol? Caller { get; }
+
+        public bool PeriodicTimerCallback { get; }
+
+        public void Deconstruct(out IOperation call, out ISymbol? caller, out bool periodicTimerCallback)
+        {
+            call = Call;
+            caller = Caller;
+            periodicTimerCallback = PeriodicTimerCallback;
+        }
     }
 }

@@ -54,7 +54,8 @@ internal sealed class KnownSymbols
         SpinThenBlock = compilation.GetTypeByMetadataName("CoarseTimers.SpinThenBlock");
         IsTestProject = compilation.ReferencedAssemblyNames.Any(static a => s_testFrameworkAssemblies.Contains(a.Name)) ||
                         ColdContext.IsTestAssemblyName(compilation.AssemblyName);
-        Callers = new ColdCallers(compilation, this);
+        var names = new NameOccurrences(compilation);
+        Callers = new ColdCallers(compilation, this, names);
         // Finding the entry point binds every Main candidate: done on first need, once per compilation.
         _entryPoint = new System.Lazy<IMethodSymbol?>(() => compilation.Options.OutputKind is OutputKind.ConsoleApplication or OutputKind.WindowsApplication
             ? compilation.GetEntryPoint(System.Threading.CancellationToken.None)

@@ -52,19 +52,27 @@ internal static class TimerLifetime
 
     /// <summary>
     /// A <c>new Timer(...)</c> used as a timeout: held in a local that the creating code disposes (outside the timer's
-    /// own callback: a timer that disposes itself in its callback is expected to fire), or returned by a factory
-    /// method with no finite constant period. <paramref name="periodMilliseconds"/> is the constant period, if any.
+    /// own callback: a timer that disposes itself in its callback is expected to fire), the resource of a <c>using</c>
+    /// around the work it watches, or returned by a factory method; with no finite constant period.
+    /// <paramref name="periodMilliseconds"/> is the constant period, if any.
     /// </summary>
     public static string? OfTimer(IObjectCreationOperation creation, double? periodMilliseconds)
     {
+        var storage = Storage.Of(creation);
         if (periodMilliseconds is double period && period >= 0)
         {
             return null;
         }
 
-        if (Storage.Of(creation) is ILocalSymbol local)
+        if (storage is ILocalSymbol local)
         {
             return IsDisposedByCreator(creation, local) ? TimeoutTimer : null;
+        }
+
+        if (creation.ConsumerSkippingConversions() is IUsingOperation)
+        {
+            // `using (new Timer(...)) { work }`: a watchdog around the work, disposed when it ends.
+            return TimeoutTimer;
         }
 
         return IsReturned(creation) ? FactoryTimeout : null;
@@ -78,14 +86,17 @@ internal static class TimerLifetime
         argument.WithoutConversions() is IFieldReferenceOperation { Field.Name: "InfiniteTimeSpan" } ||
         TimeoutConstants.Milliseconds(argument, symbols) is double ms && ms == -1;
 
-    /// <summary>The value leaves its method by <c>return</c> (or an expression body), directly or wrapped in a new object.</summary>
-    private static bool IsReturned(IOperation value)
+    /// <summary>
+    /// The value leaves its method by <c>return</c> (or an expression body), directly or wrapped in a new object (also
+    /// one whose type the compilation cannot resolve: an invalid creation still returns what it wraps).
+    /// </summary>
+    internal static bool IsReturned(IOperation value)
     {
         for (var parent = value.Parent; parent is not null; parent = parent.Parent)
         {
             switch (parent)
             {
-                case IConversionOperation or IArgumentOperation or IObjectCreationOperation or IConditionalOperation or ICoalesceOperation:
+                case IConversionOperation or IArgumentOperation or IObjectCreationOperation or IConditionalOperation or ICoalesceOperation or IInvalidOperation:
                     continue;
                 case IReturnOperation:
                     // A lambda that returns a new timer is not a factory method: nothing says it runs per operation.

@@ -24,6 +24,7 @@ public partial class ThreadingTimerTests
     [InlineData("using var t = {|#0:new Timer(_ => { }, null, 100, -1)|};")]
     [InlineData("var t = {|#0:new Timer(_ => { }, null, TimeSpan.FromSeconds(5), Timeout.InfiniteTimeSpan)|}; try { } finally { t?.Dispose(); }")]
     [InlineData("Timer t = null; t = {|#0:new Timer(_ => { }, null, 100, Timeout.Infinite)|}; t.Dispose();")]
+    [InlineData("using ({|#0:new Timer(_ => { }, null, _field.GetHashCode(), _field.GetHashCode())|}) { }")]
     public Task One_shot_timer_disposed_by_its_creator_is_a_timeout(string body) =>
         Verify.VerifyAsync(Wrap(body), Expected("timeout timer disposed by the code that created it"));
 
@@ -44,8 +45,28 @@ public partial class ThreadingTimerTests
             Expected("timeout created by a factory method, per call"),
             new DiagnosticResult(DiagnosticIds.ThreadingTimer, DiagnosticSeverity.Warning).WithLocation(1).WithArguments("timeout created by a factory method, per call"));
 
+    [Fact]
+    public Task Timer_factory_wrapping_in_an_unresolved_type_still_returns_a_timeout_per_call()
+    {
+        var test = new Verify
+        {
+            TestCode = """
+                using System.Threading;
+
+                class Platform
+                {
+                    public ITimer CreateTimer(TimerCallback callback, int dueTime) => new MissingTimer({|#0:new Timer(callback, null, dueTime, Timeout.Infinite)|});
+                }
+                """,
+        };
+        test.ExpectedDiagnostics.Add(Expected("timeout created by a factory method, per call"));
+        test.CompilerDiagnostics = CompilerDiagnostics.None;
+        return test.RunAsync();
+    }
+
     [Theory]
     [InlineData("using var t = new Timer(_ => { }, null, 100, 100);")]
+    [InlineData("using (new Timer(_ => { }, null, 100, 100)) { }")]
     [InlineData("Timer t = null; t = new Timer(_ => t.Dispose(), null, 100, -1);")]
     [InlineData("_field = new Timer(_ => { }, null, 100, -1);")]
     [InlineData("var t = new Timer(_ => { }, null, 100, -1); _field = t;")]
