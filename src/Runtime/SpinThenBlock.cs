@@ -57,23 +57,13 @@ public static class SpinThenBlock
     /// <summary>Waits until <paramref name="condition"/> is true or <paramref name="timeout"/> passes; false on timeout.</summary>
     public static bool SpinUntil(Func<bool> condition, TimeSpan timeout)
     {
-        var milliseconds = (long)timeout.TotalMilliseconds;
-        if (milliseconds < -1 || milliseconds > int.MaxValue)
-        {
-            throw new ArgumentOutOfRangeException(nameof(timeout), timeout, "The timeout must be -1 ms (infinite) or between 0 and Int32.MaxValue ms.");
-        }
-
-        return SpinUntil(condition, (int)milliseconds);
+        return SpinUntil(condition, TimeoutArguments.CheckWait(timeout, nameof(timeout)));
     }
 
     /// <summary>Waits until <paramref name="condition"/> is true or <paramref name="millisecondsTimeout"/> passes; false on timeout.</summary>
     public static bool SpinUntil(Func<bool> condition, int millisecondsTimeout)
     {
-        if (millisecondsTimeout < Timeout.Infinite)
-        {
-            throw new ArgumentOutOfRangeException(nameof(millisecondsTimeout), millisecondsTimeout, "The timeout must be -1 (infinite) or greater.");
-        }
-
+        TimeoutArguments.Check(millisecondsTimeout, nameof(millisecondsTimeout));
         if (condition is null)
         {
             throw new ArgumentNullException(nameof(condition), "The condition argument is null.");
