@@ -25,7 +25,7 @@ public static class SpinThenBlock
     /// <summary>
     /// The longest first block, in milliseconds. A wait that goes on past the spin phase first blocks for about as long
     /// as recent blocked waits lasted (a process-wide estimate, see <c>s_typicalBlockedTimestamps</c>), capped here, then polls every
-    /// <c>WaiterTicker.Interval</c> (1 ms). Waits of regular length (seed 004's 2 ms) then cost one wake-up instead of
+    /// <c>WaiterTicker.Interval</c> (1 ms). Waits of regular length (the 2 ms of field report 5 in docs/field-reports.md) then cost one wake-up instead of
     /// two or three; a wait that ends sooner than usual overshoots by at most this much.
     /// </summary>
     internal const int MaxFirstBlockMilliseconds = 4;
