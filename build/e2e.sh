@@ -130,7 +130,7 @@ internal static class Poller
     {
         while (!done())
         {
-            await Task.Delay(20).ConfigureAwait(false);
+            await Task.Delay(5).ConfigureAwait(false);
         }
     }
 }

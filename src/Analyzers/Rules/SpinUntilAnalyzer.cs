@@ -49,12 +49,6 @@ public sealed class SpinUntilAnalyzer : CoarseTimersAnalyzer
             : LongTimeoutSignal(invocation, symbols, settings)
               ?? PredicateSignal(invocation.Arguments.ArgumentFor(0), symbols, context.CancellationToken)
               ?? HotPathSignal(invocation, context.ContainingSymbol, symbols, settings, context.CancellationToken);
-        // A member called only from cold code (its callers, followed within the compilation) is as rare as a cold one.
-        if (signal is not null && !rare && !signal.StartsWith(HotPathPrefix, System.StringComparison.Ordinal) && settings.Scope != HotPathScope.All &&
-            context.ContainingSymbol is IMethodSymbol method && !InsideLambda(invocation) && symbols.Callers.Reason(method, context.CancellationToken) is not null)
-        {
-            signal = null;
-        }
         if (signal is not null)
         {
             context.ReportDiagnostic(Diagnostic.Create(RuleDescriptors.SpinUntil, invocation.Syntax.GetLocation(), BaselineMember.Properties(context.ContainingSymbol), signal));
@@ -78,23 +72,8 @@ public sealed class SpinUntilAnalyzer : CoarseTimersAnalyzer
             : null;
     }
 
-    private const string HotPathPrefix = "hot path: ";
-
     private static string? HotPathSignal(IInvocationOperation invocation, ISymbol containingSymbol, KnownSymbols symbols, AnalyzerSettings settings, System.Threading.CancellationToken cancellationToken) =>
-        HotPathModel.Reason(invocation, containingSymbol, symbols, settings, HotPathRules.LoopsDelegatesDeclared, cancellationToken: cancellationToken) is { } reason ? HotPathPrefix + reason : null;
-
-    private static bool InsideLambda(IOperation operation)
-    {
-        for (var parent = operation.Parent; parent is not null; parent = parent.Parent)
-        {
-            if (parent is IAnonymousFunctionOperation)
-            {
-                return true;
-            }
-        }
-
-        return false;
-    }
+        HotPathModel.Reason(invocation, containingSymbol, symbols, settings, HotPathRules.LoopsDelegatesDeclared, cancellationToken: cancellationToken) is { } reason ? "hot path: " + reason : null;
 
     private static string? PredicateSignal(IOperation? predicate, KnownSymbols symbols, System.Threading.CancellationToken cancellationToken)
     {

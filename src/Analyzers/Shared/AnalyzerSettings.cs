@@ -29,10 +29,10 @@ internal sealed class AnalyzerSettings
     private const string Prefix = "coarse_timers.";
 
     public static readonly AnalyzerSettings Defaults = new(HotPathScope.Default, perOperationTimeouts: true, pacingThresholdMilliseconds: 1000,
-        ImmutableArray<string>.Empty, analyzeTestProjects: false, spinLongWaitMilliseconds: 1);
+        ImmutableArray<string>.Empty, analyzeTestProjects: false, spinLongWaitMilliseconds: 1, pollingThresholdMilliseconds: 16);
 
     private AnalyzerSettings(HotPathScope scope, bool perOperationTimeouts, long pacingThresholdMilliseconds,
-        ImmutableArray<string> hotPathAttributes, bool analyzeTestProjects, long spinLongWaitMilliseconds)
+        ImmutableArray<string> hotPathAttributes, bool analyzeTestProjects, long spinLongWaitMilliseconds, long pollingThresholdMilliseconds)
     {
         Scope = scope;
         PerOperationTimeouts = perOperationTimeouts;
@@ -40,6 +40,7 @@ internal sealed class AnalyzerSettings
         HotPathAttributes = hotPathAttributes;
         AnalyzeTestProjects = analyzeTestProjects;
         SpinLongWaitMilliseconds = spinLongWaitMilliseconds;
+        PollingThresholdMilliseconds = pollingThresholdMilliseconds;
     }
 
     public HotPathScope Scope { get; }
@@ -54,6 +55,13 @@ internal sealed class AnalyzerSettings
     public bool AnalyzeTestProjects { get; }
 
     public long SpinLongWaitMilliseconds { get; }
+
+    /// <summary>
+    /// An awaited sleep in a loop polls (rule 1) only when its constant delay is below this: 16 ms by default, one OS
+    /// clock tick (15.6 ms), the rate below which a polling loop runs at the timer's own granularity. A longer sleep fires
+    /// each period: it paces its loop.
+    /// </summary>
+    public long PollingThresholdMilliseconds { get; }
 
     public static AnalyzerSettings Read(AnalyzerConfigOptions options, string ruleId)
     {
@@ -73,7 +81,8 @@ internal sealed class AnalyzerSettings
                 ? ImmutableArray<string>.Empty
                 : attributes.Split(new[] { ',' }, StringSplitOptions.RemoveEmptyEntries).Select(static s => s.Trim()).Where(static s => s.Length > 0).ToImmutableArray(),
             ReadBool(options, ruleId, "analyze_test_projects", Defaults.AnalyzeTestProjects),
-            ReadNonNegative(options, ruleId, "spin_long_wait_ms", Defaults.SpinLongWaitMilliseconds));
+            ReadNonNegative(options, ruleId, "spin_long_wait_ms", Defaults.SpinLongWaitMilliseconds),
+            ReadNonNegative(options, ruleId, "polling_threshold_ms", Defaults.PollingThresholdMilliseconds));
     }
 
     private static string? Get(AnalyzerConfigOptions options, string ruleId, string name)

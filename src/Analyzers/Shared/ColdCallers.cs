@@ -1,6 +1,8 @@
 using System.Collections.Concurrent;
 using System.Collections.Generic;
+using System.Collections.Immutable;
 using System.Threading;
+using CoarseTimers.Analyzers.Internals;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Microsoft.CodeAnalysis.Operations;
@@ -33,6 +35,7 @@ internal sealed class ColdCallers
     private readonly KnownSymbols _symbols;
     private readonly NameOccurrences _names;
     private readonly ConcurrentDictionary<(IMethodSymbol Method, int Depth), string?> _answers = new();
+    private readonly ConcurrentDictionary<IMethodSymbol, ImmutableArray<CallSite>> _sites = new(SymbolEqualityComparer.Default);
 
     public ColdCallers(Compilation compilation, KnownSymbols symbols, NameOccurrences names)
     {
@@ -70,36 +73,88 @@ internal sealed class ColdCallers
 
     private string? Compute(IMethodSymbol method, int depth, HashSet<IMethodSymbol> visiting, CancellationToken cancellationToken)
     {
-        var name = method.MethodKind == MethodKind.Constructor ? method.ContainingType.Name : method.Name;
-        var occurrences = _names.Find(name, method.MethodKind == MethodKind.Constructor, cancellationToken);
-        if (occurrences.Tokens.Count > NameOccurrences.MaxTokens)
+        var sites = CallSites(method, cancellationToken);
+        if (sites.IsDefaultOrEmpty)
         {
             return null;
         }
 
         string? first = null;
-        var calls = 0;
-        foreach (var token in occurrences.Tokens)
+        foreach (var site in sites)
         {
-            var call = CallThrough(token, method, cancellationToken, out var usedOtherwise);
-            if (usedOtherwise)
-            {
-                return null;
-            }
-
-            if (call is null)
-            {
-                continue;
-            }
-
-            var why = CallerReason(call.Value.Operation, call.Value.Caller, depth, visiting, cancellationToken);
+            var why = site.PeriodicTimerCallback ? "only called by a periodic timer" : CallerReason(site.Call, site.Caller, depth, visiting, cancellationToken);
             if (why is null)
             {
                 return null;
             }
 
             first ??= why;
-            calls++;
+        }
+
+        return first;
+    }
+
+    /// <summary>
+    /// Every caller of <paramref name="method"/> calls it in the body of one of its own loops, outside cold code, so each
+    /// run of the member is one iteration of its caller's loop: the member's body is a loop body. A catch in the caller's
+    /// loop does not make the member's own delays backoff: they are on its normal path. Callers are not followed further,
+    /// and the call sites must all be seen.
+    /// </summary>
+    public bool IsCalledInLoops(IMethodSymbol method, CancellationToken cancellationToken)
+    {
+        method = method.OriginalDefinition;
+        if (!CanSeeEveryCaller(method))
+        {
+            return false;
+        }
+
+        var sites = CallSites(method, cancellationToken);
+        if (sites.IsDefaultOrEmpty)
+        {
+            return false;
+        }
+
+        foreach (var (call, caller, periodic) in sites)
+        {
+            if (periodic || caller is not IMethodSymbol { MethodKind: not MethodKind.AnonymousFunction } callerMethod || ColdContext.Reason(call, callerMethod) is not null ||
+                EnclosingLoop(call) is null || PacedRunLoop(call) is not null)
+            {
+                return false;
+            }
+        }
+
+        return true;
+    }
+
+    /// <summary>
+    /// The calls of <paramref name="method"/> in the compilation with the member each is made from; default when some
+    /// caller cannot be seen (a method group use, a name too common to follow), empty when nothing calls it. Memoised.
+    /// </summary>
+    private ImmutableArray<CallSite> CallSites(IMethodSymbol method, CancellationToken cancellationToken) =>
+        _sites.GetOrAdd(method, m => FindCallSites(m, cancellationToken));
+
+    private ImmutableArray<CallSite> FindCallSites(IMethodSymbol method, CancellationToken cancellationToken)
+    {
+        var name = method.MethodKind == MethodKind.Constructor ? method.ContainingType.Name : method.Name;
+        var occurrences = _names.Find(name, method.MethodKind == MethodKind.Constructor, cancellationToken);
+        if (occurrences.Tokens.Count > NameOccurrences.MaxTokens)
+        {
+            return default;
+        }
+
+        var sites = ImmutableArray.CreateBuilder<CallSite>();
+        foreach (var token in occurrences.Tokens)
+        {
+            var call = CallThrough(token, method, cancellationToken, out var usedOtherwise);
+            if (usedOtherwise)
+            {
+                return default;
+            }
+
+            if (call is not null)
+            {
+                sites.Add(call.Value);
+            }
         }
 
         if (method.MethodKind == MethodKind.Constructor)
@@ -123,19 +178,12 @@ internal sealed class ColdCallers
                 };
                 if (operation is not null && SymbolEqualityComparer.Default.Equals(constructor?.OriginalDefinition, method))
                 {
-                    var why = CallerReason(operation, model.GetEnclosingSymbol(node.SpanStart, cancellationToken), depth, visiting, cancellationToken);
-                    if (why is null)
-                    {
-                        return null;
-                    }
-
-                    first ??= why;
-                    calls++;
+                    sites.Add(new CallSite(operation, model.GetEnclosingSymbol(node.SpanStart, cancellationToken), periodicTimerCallback: false));
                 }
             }
         }
 
-        return calls == 0 ? null : first;
+        return sites.ToImmutable();
     }
 
     /// <summary>Why the call <paramref name="call"/> made from <paramref name="caller"/> is cold, or null.</summary>
@@ -152,9 +200,21 @@ internal sealed class ColdCallers
             return $"only called from {cold}";
         }
 
+        if (PacedRunLoop(call) is not null)
+        {
+            return $"only called once per period of a paced loop in {callerMethod.Name}";
+        }
+
         if (callerMethod.MethodKind == MethodKind.AnonymousFunction)
         {
             // Otherwise a lambda may run later, per operation, whatever created it: its callers are not followed.
+            return null;
+        }
+
+
+        // A call in a loop of its caller runs once per iteration (per item, per message) however rarely the caller runs.
+        if (EnclosingLoop(call) is not null)
+        {
             return null;
         }
 
@@ -163,34 +223,31 @@ internal sealed class ColdCallers
             return $"only called from {callerMethod.ContainingType.Name}.{callerMethod.Name}, which runs once";
         }
 
-        // A call in a loop of its caller runs once per iteration (per item, per message) however rarely the caller runs.
-        if (InsideLoop(call))
-        {
-            return null;
-        }
-
         return Reason(callerMethod.OriginalDefinition, depth - 1, visiting, cancellationToken);
     }
 
-    private static bool InsideLoop(IOperation operation)
+    /// <summary>The loop whose body holds <paramref name="operation"/> in its member (not through a lambda), if any.</summary>
+    private static ILoopOperation? EnclosingLoop(IOperation operation)
     {
         for (IOperation? child = operation, parent = operation.Parent; parent is not null; child = parent, parent = parent.Parent)
         {
-            if (parent is ILoopOperation loop && ReferenceEquals(loop.Body, child))
+            switch (parent)
             {
-                return true;
+                case ILoopOperation loop when ReferenceEquals(loop.Body, child):
+                    return loop;
+                case IAnonymousFunctionOperation:
+                    return null;
             }
         }
 
-        return false;
+        return null;
     }
-
     /// <summary>
     /// The call the token names, when it is a call of <paramref name="method"/> (an invocation, an object creation or a
     /// constructor initializer); <paramref name="usedOtherwise"/> when the token names the method some other way (a method
     /// group), so callers cannot all be seen.
     /// </summary>
-    private (IOperation Operation, ISymbol? Caller)? CallThrough(SyntaxToken token, IMethodSymbol method, CancellationToken cancellationToken, out bool usedOtherwise)
+    private CallSite? CallThrough(SyntaxToken token, IMethodSymbol method, CancellationToken cancellationToken, out bool usedOtherwise)
     {
         usedOtherwise = false;
         if (token.Parent is not SimpleNameSyntax name || token.Parent.Parent is null)
@@ -226,9 +283,16 @@ internal sealed class ColdCallers
                 return null;
             }
 
-            // A declaration's own name is not a use; any other use that binds to the method is a method group.
+            // A declaration's own name is not a use; any other use that binds to the method is a method group: callers
+            // unseen, unless it is the callback of a periodic timer, which calls it once per period.
             var symbol = model.GetSymbolInfo(node, cancellationToken).Symbol;
             usedOtherwise = symbol is IMethodSymbol used && SymbolEqualityComparer.Default.Equals(used.OriginalDefinition, method);
+            if (usedOtherwise && PeriodicTimerOf(model.GetOperation(node, cancellationToken)) is { } timer)
+            {
+                usedOtherwise = false;
+                return new CallSite(timer, model.GetEnclosingSymbol(node.SpanStart, cancellationToken), periodicTimerCallback: true);
+            }
+
             return null;
         }
 
@@ -244,7 +308,7 @@ internal sealed class ColdCallers
             return null;
         }
 
-        return (operation!, model.GetEnclosingSymbol(callNode.SpanStart, cancellationToken));
+        return new CallSite(operation!, model.GetEnclosingSymbol(callNode.SpanStart, cancellationToken), periodicTimerCallback: false);
     }
 
     /// <summary>
@@ -272,5 +336,67 @@ internal sealed class ColdCallers
         }
 
         return true;
+    }
+
+    /// <summary>A run loop paced by a periodic wait that holds <paramref name="operation"/> (<see cref="HotPathModel.IsPacedRunLoop"/>), if any.</summary>
+    private ILoopOperation? PacedRunLoop(IOperation operation)
+    {
+        for (IOperation? child = operation, parent = operation.Parent; parent is not null; child = parent, parent = parent.Parent)
+        {
+            switch (parent)
+            {
+                case ILoopOperation loop when ReferenceEquals(loop.Body, child) && HotPathModel.IsPacedRunLoop(loop, _symbols, AnalyzerSettings.Defaults.PollingThresholdMilliseconds):
+                    return loop;
+                case IAnonymousFunctionOperation:
+                    return null;
+            }
+        }
+
+        return null;
+    }
+
+    /// <summary>
+    /// The <c>new Timer(callback, state, dueTime, period)</c> that <paramref name="methodGroup"/> is the callback of, when
+    /// its period is given and not infinite (a periodic timer), or null.
+    /// </summary>
+    private IObjectCreationOperation? PeriodicTimerOf(IOperation? methodGroup)
+    {
+        var parent = methodGroup?.Parent;
+        while (parent is IDelegateCreationOperation or IConversionOperation)
+        {
+            parent = parent.Parent;
+        }
+
+        if (parent is IArgumentOperation { Parameter.Ordinal: 0, Parent: IObjectCreationOperation { Constructor: { } constructor } timer } &&
+            constructor.ContainingType.Is(_symbols.Timer) && timer.Arguments.ArgumentFor(3) is { } period && !TimerLifetime.IsInfinite(period, _symbols))
+        {
+            return timer;
+        }
+
+        return null;
+    }
+
+    /// <summary>One call of a followed member: the call, the member it is made from, and whether it is a periodic timer's callback.</summary>
+    private readonly struct CallSite
+    {
+        public CallSite(IOperation call, ISymbol? caller, bool periodicTimerCallback)
+        {
+            Call = call;
+            Caller = caller;
+            PeriodicTimerCallback = periodicTimerCallback;
+        }
+
+        public IOperation Call { get; }
+
+        public ISymbol? Caller { get; }
+
+        public bool PeriodicTimerCallback { get; }
+
+        public void Deconstruct(out IOperation call, out ISymbol? caller, out bool periodicTimerCallback)
+        {
+            call = Call;
+            caller = Caller;
+            periodicTimerCallback = PeriodicTimerCallback;
+        }
     }
 }

@@ -1,6 +1,7 @@
 using System;
 using System.Collections.Immutable;
 using System.Threading;
+using CoarseTimers.Analyzers.Internals;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Operations;
 
@@ -28,7 +29,7 @@ internal enum HotPathRules
     LoopsDelegatesDeclared = Loop | PerItemDelegate | Declared,
 
     /// <summary>
-    /// The site is an awaited sleep: rule 1 applies only to a short constant delay (below the pacing threshold) in a loop
+    /// The site is an awaited sleep: rule 1 applies only to a short constant delay (below the polling threshold) in a loop
     /// that does not catch (a loop with a catch retries: its delay is backoff), and a run loop's delay is pacing.
     /// </summary>
     Sleep = 16,
@@ -49,6 +50,7 @@ internal static class HotPathModel
     public const string PerItemDelegate = "per-item delegate";
     public const string PerOperationTimeout = "per-operation timeout";
     public const string ShortPollingDelay = "short polling delay in a loop";
+    public const string ShortPollingDelayInCallersLoop = "short polling delay in a method its callers call in a loop";
 
     private static readonly ImmutableHashSet<string> s_perItemParameters = ImmutableHashSet.Create("body", "action", "selector", "collectionSelector");
 
@@ -79,7 +81,7 @@ internal static class HotPathModel
         }
 
         var sleep = (rules & HotPathRules.Sleep) != 0;
-        var shortDelay = pacingMilliseconds is double constant && constant < settings.PacingThresholdMilliseconds;
+        var shortDelay = pacingMilliseconds is double constant && constant < (sleep ? settings.PollingThresholdMilliseconds : settings.PacingThresholdMilliseconds);
         var paced = sleep ? !shortDelay : pacingMilliseconds is double ms && ms >= settings.PacingThresholdMilliseconds;
         var insideFunction = false;
         var insideLambda = false;
@@ -90,6 +92,12 @@ internal static class HotPathModel
             {
                 case ILoopOperation loop when ReferenceEquals(loop.Body, child):
                     if (!shortDelay && (rules & (HotPathRules.Sleep | HotPathRules.RunLoopPaces)) != 0 && !insideFunction && IsRunLoop(loop))
+                    {
+                        return null;
+                    }
+
+                    // Inside a loop that turns once per period (paced by its own periodic wait): once per period, pacing.
+                    if (!insideFunction && !sleep && IsPacedRunLoop(loop, symbols, settings.PollingThresholdMilliseconds))
                     {
                         return null;
                     }
@@ -115,6 +123,13 @@ internal static class HotPathModel
                     insideFunction = true;
                     break;
             }
+        }
+
+        // A short sleep in a member that every caller calls in the body of its loop is that loop's polling delay.
+        if (sleep && shortDelay && (rules & HotPathRules.Loop) != 0 && !insideFunction && containingSymbol is IMethodSymbol member &&
+            symbols.Callers.IsCalledInLoops(member, cancellationToken))
+        {
+            return ShortPollingDelayInCallersLoop;
         }
 
         if ((rules & HotPathRules.PerOperationTimeout) != 0 && settings.PerOperationTimeouts && !RunsOnce(containingSymbol, symbols, insideFunction) &&
@@ -161,6 +176,98 @@ internal static class HotPathModel
                 node is IInvocationOperation { TargetMethod.Name: "WaitForNextTickAsync" })
             {
                 return true;
+            }
+        }
+
+        return false;
+    }
+
+    /// <summary>
+    /// A run loop (<see cref="IsRunLoop"/>) paced by a periodic wait: its condition awaits <c>WaitForNextTickAsync</c>, or
+    /// its body awaits, on every iteration (not under a condition, not in a catch), a <c>Task.Delay</c> or
+    /// <c>WaitForNextTickAsync</c> that is not short polling (a constant below <paramref name="pollingThresholdMilliseconds"/>).
+    /// Such a loop turns once per period for the life of its owner: what it does, it does once per period.
+    /// </summary>
+    internal static bool IsPacedRunLoop(ILoopOperation loop, KnownSymbols symbols, long pollingThresholdMilliseconds)
+    {
+        if (!IsRunLoop(loop))
+        {
+            return false;
+        }
+
+        var condition = loop switch
+        {
+            IWhileLoopOperation w => w.Condition,
+            IForLoopOperation f => f.Condition,
+            _ => null,
+        };
+        if (condition is not null)
+        {
+            foreach (var node in condition.DescendantsAndSelf())
+            {
+                if (node is IInvocationOperation { TargetMethod.Name: "WaitForNextTickAsync" })
+                {
+                    return true;
+                }
+            }
+        }
+
+        foreach (var node in loop.Body.Descendants())
+        {
+            if (node is IInvocationOperation invocation && IsPeriodicWait(invocation, symbols, pollingThresholdMilliseconds) && IsUnconditional(invocation, loop.Body))
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
+    private static bool IsPeriodicWait(IInvocationOperation invocation, KnownSymbols symbols, long pollingThresholdMilliseconds)
+    {
+        if (invocation.TargetMethod.Name == "WaitForNextTickAsync")
+        {
+            return true;
+        }
+
+        if (!invocation.TargetMethod.IsMethodOf(symbols.Task, "Delay"))
+        {
+            return false;
+        }
+
+        var delay = invocation.Arguments.ArgumentFor(0);
+        return !TimerLifetime.IsInfinite(delay, symbols) &&
+               !(TimeoutConstants.Milliseconds(delay, symbols) is double ms && ms < pollingThresholdMilliseconds);
+    }
+
+    /// <summary>Every run of <paramref name="body"/> awaits <paramref name="wait"/>: only blocks, statements, awaits, try and using bodies lie between.</summary>
+    private static bool IsUnconditional(IOperation wait, IOperation body)
+    {
+        var awaited = false;
+        for (IOperation? child = wait, parent = wait.Parent; parent is not null; child = parent, parent = parent.Parent)
+        {
+            switch (parent)
+            {
+                case IAwaitOperation:
+                    awaited = true;
+                    break;
+                case IInvocationOperation { TargetMethod.Name: "ConfigureAwait" } configure when ReferenceEquals(configure.Instance, child):
+                case IConversionOperation or IExpressionStatementOperation or IVariableInitializerOperation or IVariableDeclaratorOperation or
+                    IVariableDeclarationOperation or IVariableDeclarationGroupOperation or IUsingOperation or IUsingDeclarationOperation:
+                    break;
+                case ITryOperation tryOperation when ReferenceEquals(tryOperation.Body, child):
+                    break;
+                case IBlockOperation when ReferenceEquals(parent, body):
+                    return awaited;
+                case IBlockOperation:
+                    break;
+                default:
+                    return false;
+            }
+
+            if (ReferenceEquals(parent, body))
+            {
+                return awaited;
             }
         }
 

@@ -86,4 +86,95 @@ public partial class TimeoutCancellationTokenSourceTests
             """,
             Expected("CancelAfter", "reused source re-armed per call", 0),
             Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 1));
+
+    [Fact]
+    public Task A_member_called_in_a_loop_of_Main_is_per_iteration_but_once_from_Main_is_cold()
+    {
+        const string source = """
+            using System.Threading;
+
+            static class Program
+            {
+                static void Main()
+                {
+                    Warm();
+                    for (var request = 0; request < 3; request++) { Handle(); }
+                }
+
+                static void Warm() { using var cts = new CancellationTokenSource(2000); }
+                static void Handle() { using var cts = {|#0:new CancellationTokenSource(2000)|}; }
+            }
+            """;
+        var test = new Verify { TestCode = source }.AsConsoleApplication();
+        test.ExpectedDiagnostics.Add(Expected("new CancellationTokenSource(timeout)", "per-operation timeout"));
+        return test.RunAsync();
+    }
+
+    [Fact]
+    public Task Timeouts_once_per_period_of_a_paced_loop_or_a_periodic_timer_are_pacing() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Collections.Generic;
+            using System.Threading;
+            using System.Threading.Tasks;
+
+            class Monitor
+            {
+                private readonly TimeSpan _interval = TimeSpan.FromSeconds(3);
+                private readonly List<Monitor> _peers = new();
+                private Timer _timer;
+                private CancellationTokenSource _heartbeat = new();
+
+                async Task ProbeLoop(CancellationToken token)
+                {
+                    while (!token.IsCancellationRequested)
+                    {
+                        foreach (var peer in _peers) { peer.Probe(); }
+                        using var cts = new CancellationTokenSource(1000);
+                        await Task.Delay(_interval, token).ConfigureAwait(false);
+                    }
+                }
+
+                async Task TickLoop(PeriodicTimer timer)
+                {
+                    while (await timer.WaitForNextTickAsync()) { _heartbeat.CancelAfter(5000); }
+                }
+
+                void Probe() { using var cts = new CancellationTokenSource(1000); }
+
+                void Schedule() => _timer = new Timer(Refresh, null, 0, 1000);
+                void Refresh(object state) => Gossip();
+                void Gossip() { using var cts = new CancellationTokenSource(1000); }
+            }
+            """);
+
+    [Fact]
+    public Task A_loop_that_waits_only_when_idle_or_polls_briefly_is_not_paced() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Threading;
+            using System.Threading.Tasks;
+
+            class Pump
+            {
+                private readonly TimeSpan _idle = TimeSpan.FromSeconds(1);
+                private Timer _timer;
+
+                async Task ReceiveLoop(CancellationToken token)
+                {
+                    while (!token.IsCancellationRequested)
+                    {
+                        if (!Receive()) { await Task.Delay(_idle, token); continue; }
+                        using var cts = {|#0:new CancellationTokenSource(1000)|};
+                    }
+                }
+
+                void Arm() => _timer = new Timer(OnDue, null, 1000, Timeout.Infinite);
+                void OnDue(object state) { using var cts = {|#1:new CancellationTokenSource(1000)|}; }
+
+                static bool Receive() => true;
+            }
+            """,
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 0),
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 1));
 }

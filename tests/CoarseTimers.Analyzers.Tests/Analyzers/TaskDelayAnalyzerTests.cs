@@ -80,8 +80,49 @@ public partial class TaskDelayTests
         Verify.VerifyAsync(Wrap(body));
 
     [Fact]
-    public Task Pacing_threshold_is_configurable() =>
-        Verify.VerifyAsync(Wrap("for (;;) { await {|#0:Task.Delay(TimeSpan.FromSeconds(30))|}; }"), "coarse_timers.pacing_threshold_ms = 60000", Expected("short polling delay in a loop"));
+    public Task Polling_threshold_is_configurable() =>
+        Verify.VerifyAsync(Wrap("for (;;) { await {|#0:Task.Delay(TimeSpan.FromSeconds(30))|}; }"), "coarse_timers.polling_threshold_ms = 60000", Expected("short polling delay in a loop"));
+
+    [Theory]
+    [InlineData("for (var i = 0; i < 3; i++) { await Task.Delay(16); }")]
+    [InlineData("while (Work().IsCompleted) { await Task.Delay(100); }")]
+    [InlineData("for (;;) { await Task.Delay(TimeSpan.FromMilliseconds(50)); }")]
+    public Task A_sleep_of_a_clock_tick_or_more_paces_its_loop(string body) =>
+        Verify.VerifyAsync(Wrap(body));
+
+    [Fact]
+    public Task A_short_sleep_in_a_member_called_in_a_loop_of_every_caller_polls() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Threading;
+            using System.Threading.Tasks;
+
+            class Pump
+            {
+                async Task RunAsync(CancellationToken token)
+                {
+                    while (!token.IsCancellationRequested)
+                    {
+                        try { await PumpOnce(); } catch (Exception) { }
+                    }
+                }
+
+                async Task PumpOnce()
+                {
+                    if (!await Receive()) { await {|#0:Task.Delay(10)|}; }
+                }
+
+                async Task Poll() { await Task.Delay(10); }
+                async Task Once() => await Poll();
+                async Task Many() { for (var i = 0; i < 3; i++) { await Poll(); } }
+
+                async Task Idle() { await Task.Delay(100); }
+                async Task Loop() { for (;;) { await Idle(); } }
+
+                static Task<bool> Receive() => Task.FromResult(false);
+            }
+            """,
+            new DiagnosticResult(DiagnosticIds.TaskDelay, DiagnosticSeverity.Warning).WithLocation(0).WithArguments("short polling delay in a method its callers call in a loop"));
 
     [Theory]
     [InlineData("Parallel.For(0, 10, i => {|#0:Task.Delay(5)|}.Wait());")]
