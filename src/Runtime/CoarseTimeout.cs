@@ -29,7 +29,7 @@ namespace CoarseTimers;
 /// <item>Its <c>WaitHandle</c> is valid and shared; never dispose or reset it. The source is never disposed.</item>
 /// <item>A registration on the token that is never disposed stays in the bucket until the bucket is cancelled (at most
 /// the delay plus the resolution), then its callback runs, as on a private source whose timer fires; dispose
-/// registrations as usual. Registrations on one bucket reuse the source's callback nodes on .NET Core (seed 003), and
+/// registrations as usual. Registrations on one bucket reuse the source's callback nodes on .NET Core (field report 4, docs/field-reports.md), and
 /// buckets are per shard, so registrations from different threads do not meet on one lock.</item>
 /// <item>Callbacks of every caller in a bucket run one after another on the thread that cancels it (a thread-pool
 /// thread), as a private source's callbacks run on its timer's thread.</item>

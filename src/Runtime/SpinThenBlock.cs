@@ -25,7 +25,7 @@ public static class SpinThenBlock
     /// <summary>
     /// The longest first block, in milliseconds. A wait that goes on past the spin phase first blocks for about as long
     /// as recent blocked waits lasted (a process-wide estimate, see <c>s_typicalBlockedTimestamps</c>), capped here, then polls every
-    /// <c>WaiterTicker.Interval</c> (1 ms). Waits of regular length (seed 004's 2 ms) then cost one wake-up instead of
+    /// <c>WaiterTicker.Interval</c> (1 ms). Waits of regular length (the 2 ms of field report 5 in docs/field-reports.md) then cost one wake-up instead of
     /// two or three; a wait that ends sooner than usual overshoots by at most this much.
     /// </summary>
     internal const int MaxFirstBlockMilliseconds = 4;
@@ -57,23 +57,13 @@ public static class SpinThenBlock
     /// <summary>Waits until <paramref name="condition"/> is true or <paramref name="timeout"/> passes; false on timeout.</summary>
     public static bool SpinUntil(Func<bool> condition, TimeSpan timeout)
     {
-        var milliseconds = (long)timeout.TotalMilliseconds;
-        if (milliseconds < -1 || milliseconds > int.MaxValue)
-        {
-            throw new ArgumentOutOfRangeException(nameof(timeout), timeout, "The timeout must be -1 ms (infinite) or between 0 and Int32.MaxValue ms.");
-        }
-
-        return SpinUntil(condition, (int)milliseconds);
+        return SpinUntil(condition, TimeoutArguments.CheckWait(timeout, nameof(timeout)));
     }
 
     /// <summary>Waits until <paramref name="condition"/> is true or <paramref name="millisecondsTimeout"/> passes; false on timeout.</summary>
     public static bool SpinUntil(Func<bool> condition, int millisecondsTimeout)
     {
-        if (millisecondsTimeout < Timeout.Infinite)
-        {
-            throw new ArgumentOutOfRangeException(nameof(millisecondsTimeout), millisecondsTimeout, "The timeout must be -1 (infinite) or greater.");
-        }
-
+        TimeoutArguments.Check(millisecondsTimeout, nameof(millisecondsTimeout));
         if (condition is null)
         {
             throw new ArgumentNullException(nameof(condition), "The condition argument is null.");

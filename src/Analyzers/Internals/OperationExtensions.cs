@@ -30,6 +30,21 @@ internal static class OperationExtensions
         return parent;
     }
 
+    /// <summary>
+    /// Where a lambda or method group goes: its first ancestor that is neither a delegate creation nor a conversion
+    /// (for a callback argument, the <see cref="IArgumentOperation"/>).
+    /// </summary>
+    public static IOperation? ConsumerSkippingDelegateCreation(this IOperation operation)
+    {
+        var parent = operation.Parent;
+        while (parent is IDelegateCreationOperation or IConversionOperation)
+        {
+            parent = parent.Parent;
+        }
+
+        return parent;
+    }
+
     /// <summary>The argument bound to the parameter at <paramref name="ordinal"/> (arguments are in evaluation order, named ones too).</summary>
     public static IOperation? ArgumentFor(this ImmutableArray<IArgumentOperation> arguments, int ordinal)
     {

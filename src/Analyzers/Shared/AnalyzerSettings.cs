@@ -1,4 +1,5 @@
 using System;
+using System.Collections.Concurrent;
 using System.Collections.Immutable;
 using System.Globalization;
 using System.Linq;
@@ -27,6 +28,8 @@ internal enum HotPathScope
 internal sealed class AnalyzerSettings
 {
     private const string Prefix = "coarse_timers.";
+
+    private static readonly ConcurrentDictionary<string, OptionKeys> s_keys = new(StringComparer.Ordinal);
 
     public static readonly AnalyzerSettings Defaults = new(HotPathScope.Default, perOperationTimeouts: true, pacingThresholdMilliseconds: 1000,
         ImmutableArray<string>.Empty, analyzeTestProjects: false, spinLongWaitMilliseconds: 1, pollingThresholdMilliseconds: 16);
@@ -65,42 +68,79 @@ internal sealed class AnalyzerSettings
 
     public static AnalyzerSettings Read(AnalyzerConfigOptions options, string ruleId)
     {
-        var scope = Get(options, ruleId, "hot_path_scope")?.ToLowerInvariant() switch
+        var keys = s_keys.GetOrAdd(ruleId, static id => new OptionKeys(id));
+        var scope = Get(options, keys.HotPathScope)?.ToLowerInvariant() switch
         {
             "all" => HotPathScope.All,
             "declared" => HotPathScope.Declared,
             _ => HotPathScope.Default,
         };
 
-        var attributes = Get(options, ruleId, "hot_path_attributes");
+        var attributes = Get(options, keys.HotPathAttributes);
         return new AnalyzerSettings(
             scope,
-            ReadBool(options, ruleId, "per_operation_timeouts", Defaults.PerOperationTimeouts),
-            ReadNonNegative(options, ruleId, "pacing_threshold_ms", Defaults.PacingThresholdMilliseconds),
+            ReadBool(options, keys.PerOperationTimeouts, Defaults.PerOperationTimeouts),
+            ReadNonNegative(options, keys.PacingThresholdMilliseconds, Defaults.PacingThresholdMilliseconds),
             attributes is null
                 ? ImmutableArray<string>.Empty
                 : attributes.Split(new[] { ',' }, StringSplitOptions.RemoveEmptyEntries).Select(static s => s.Trim()).Where(static s => s.Length > 0).ToImmutableArray(),
-            ReadBool(options, ruleId, "analyze_test_projects", Defaults.AnalyzeTestProjects),
-            ReadNonNegative(options, ruleId, "spin_long_wait_ms", Defaults.SpinLongWaitMilliseconds),
-            ReadNonNegative(options, ruleId, "polling_threshold_ms", Defaults.PollingThresholdMilliseconds));
+            ReadBool(options, keys.AnalyzeTestProjects, Defaults.AnalyzeTestProjects),
+            ReadNonNegative(options, keys.SpinLongWaitMilliseconds, Defaults.SpinLongWaitMilliseconds),
+            ReadNonNegative(options, keys.PollingThresholdMilliseconds, Defaults.PollingThresholdMilliseconds));
     }
 
-    private static string? Get(AnalyzerConfigOptions options, string ruleId, string name)
+    private static string? Get(AnalyzerConfigOptions options, string[] keys)
     {
-        // .editorconfig keys are case-insensitive; the compiler hands them over lower-cased.
-        if (options.TryGetValue(Prefix + ruleId.ToLowerInvariant() + "." + name, out var value) ||
-            options.TryGetValue(Prefix + ruleId + "." + name, out value) ||
-            options.TryGetValue(Prefix + name, out value))
+        foreach (var key in keys)
         {
-            return value.Trim();
+            if (options.TryGetValue(key, out var value))
+            {
+                return value.Trim();
+            }
         }
 
         return null;
     }
 
-    private static bool ReadBool(AnalyzerConfigOptions options, string ruleId, string name, bool fallback) =>
-        bool.TryParse(Get(options, ruleId, name), out var value) ? value : fallback;
+    private static bool ReadBool(AnalyzerConfigOptions options, string[] keys, bool fallback) =>
+        bool.TryParse(Get(options, keys), out var value) ? value : fallback;
 
-    private static long ReadNonNegative(AnalyzerConfigOptions options, string ruleId, string name, long fallback) =>
-        long.TryParse(Get(options, ruleId, name), NumberStyles.Integer, CultureInfo.InvariantCulture, out var value) && value >= 0 ? value : fallback;
+    private static long ReadNonNegative(AnalyzerConfigOptions options, string[] keys, long fallback) =>
+        long.TryParse(Get(options, keys), NumberStyles.Integer, CultureInfo.InvariantCulture, out var value) && value >= 0 ? value : fallback;
+
+    /// <summary>
+    /// The keys each option is looked up under, in order of precedence: <c>coarse_timers.ct0001.name</c> (the compiler
+    /// hands .editorconfig keys over lower-cased), <c>coarse_timers.CT0001.name</c>, <c>coarse_timers.name</c>. Built once
+    /// per rule: settings are read once per syntax tree and rule, so the keys are not rebuilt for every file.
+    /// </summary>
+    private sealed class OptionKeys
+    {
+        public OptionKeys(string ruleId)
+        {
+            HotPathScope = For(ruleId, "hot_path_scope");
+            HotPathAttributes = For(ruleId, "hot_path_attributes");
+            PerOperationTimeouts = For(ruleId, "per_operation_timeouts");
+            PacingThresholdMilliseconds = For(ruleId, "pacing_threshold_ms");
+            AnalyzeTestProjects = For(ruleId, "analyze_test_projects");
+            SpinLongWaitMilliseconds = For(ruleId, "spin_long_wait_ms");
+            PollingThresholdMilliseconds = For(ruleId, "polling_threshold_ms");
+        }
+
+        public string[] HotPathScope { get; }
+
+        public string[] HotPathAttributes { get; }
+
+        public string[] PerOperationTimeouts { get; }
+
+        public string[] PacingThresholdMilliseconds { get; }
+
+        public string[] AnalyzeTestProjects { get; }
+
+        public string[] SpinLongWaitMilliseconds { get; }
+
+        public string[] PollingThresholdMilliseconds { get; }
+
+        private static string[] For(string ruleId, string name) =>
+            new[] { Prefix + ruleId.ToLowerInvariant() + "." + name, Prefix + ruleId + "." + name, Prefix + name };
+    }
 }

@@ -376,13 +376,7 @@ internal sealed class ColdCallers
     /// </summary>
     private IObjectCreationOperation? PeriodicTimerOf(IOperation? methodGroup)
     {
-        var parent = methodGroup?.Parent;
-        while (parent is IDelegateCreationOperation or IConversionOperation)
-        {
-            parent = parent.Parent;
-        }
-
-        if (parent is IArgumentOperation { Parameter.Ordinal: 0, Parent: IObjectCreationOperation { Constructor: { } constructor } timer } &&
+        if (methodGroup?.ConsumerSkippingDelegateCreation() is IArgumentOperation { Parameter.Ordinal: 0, Parent: IObjectCreationOperation { Constructor: { } constructor } timer } &&
             constructor.ContainingType.Is(_symbols.Timer) && timer.Arguments.ArgumentFor(3) is { } period && !TimerLifetime.IsInfinite(period, _symbols))
         {
             return timer;

@@ -295,13 +295,7 @@ internal static class HotPathModel
 
     private static bool IsPerItemBody(IAnonymousFunctionOperation function, KnownSymbols symbols)
     {
-        var parent = function.Parent;
-        while (parent is IDelegateCreationOperation or IConversionOperation)
-        {
-            parent = parent.Parent;
-        }
-
-        if (parent is not IArgumentOperation { Parameter: { } parameter, Parent: IInvocationOperation invocation } ||
+        if (function.ConsumerSkippingDelegateCreation() is not IArgumentOperation { Parameter: { } parameter, Parent: IInvocationOperation invocation } ||
             !s_perItemParameters.Contains(parameter.Name))
         {
             return false;

@@ -13,7 +13,7 @@ namespace CoarseTimers.Analyzers.Shared;
 /// compilation: a memo from (name, whether constructor calls that name no type are wanted) to the identifier tokens that
 /// spell the name, found by an ordinal text search of each tree (no tree is walked unless it contains the name). Only
 /// names of members that hold a would-be diagnostic are asked for, so most compilations never search.
-/// Tuning knob: <see cref="MaxTokens"/>: the search stops collecting past it, and callers treat such a name as too common
+/// Tuning knob: <see cref="MaxTokens"/>: the search stops (reads no further tree) past it, and callers treat such a name as too common
 /// to follow (binding every use would cost more than the evidence is worth).
 /// </summary>
 internal sealed class NameOccurrences
@@ -39,6 +39,12 @@ internal sealed class NameOccurrences
         var found = new Occurrences();
         foreach (var tree in _compilation.SyntaxTrees)
         {
+            // Past the bound the name is not followed, whatever the other trees hold: stop reading them.
+            if (found.Tokens.Count > MaxTokens)
+            {
+                break;
+            }
+
             var text = tree.GetText(cancellationToken).ToString();
             var at = text.IndexOf(n, System.StringComparison.Ordinal);
             if (at < 0)

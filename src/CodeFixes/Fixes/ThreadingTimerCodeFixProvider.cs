@@ -24,8 +24,6 @@ namespace CoarseTimers.CodeFixes.Fixes;
 [ExportCodeFixProvider(LanguageNames.CSharp, Name = nameof(ThreadingTimerCodeFixProvider)), Shared]
 public sealed class ThreadingTimerCodeFixProvider : CoarseTimersCodeFixProvider
 {
-    private static readonly HashSet<string> s_timerMembers = new() { "Change", "Dispose", "DisposeAsync" };
-
     public ThreadingTimerCodeFixProvider()
         : base(DiagnosticIds.ThreadingTimer, "Use CoarseTimer", static symbols => symbols.CoarseTimer)
     {
@@ -56,7 +54,7 @@ public sealed class ThreadingTimerCodeFixProvider : CoarseTimersCodeFixProvider
             return new[] { RewriteCreation(creation, model) };
         }
 
-        if (StorageAnalysis.Analyze(storage, model, cancellationToken) is not { } analysis || !analysis.UsedOnlyThrough(member => s_timerMembers.Contains(member.Name), ImplementedByCoarseTimer, symbols, model, cancellationToken))
+        if (StorageAnalysis.Analyze(storage, model, cancellationToken) is not { } analysis || !analysis.UsedOnlyThrough(member => CoarseTimerHasTheSame(member, symbols), ImplementedByCoarseTimer, symbols, model, cancellationToken))
         {
             return null;
         }
@@ -88,6 +86,32 @@ public sealed class ThreadingTimerCodeFixProvider : CoarseTimersCodeFixProvider
 
     private static bool IsTimerCreation(ObjectCreationExpressionSyntax creation, SemanticModel model, KnownSymbols symbols, CancellationToken cancellationToken) =>
         model.GetOperation(creation, cancellationToken) is IObjectCreationOperation operation && ThreadingTimerAnalyzer.Matches(operation, symbols);
+
+    /// <summary>
+    /// A method declared by <c>System.Threading.Timer</c> itself (not one inherited from <c>object</c>, such as
+    /// <c>GetType</c>, whose answer would change) that <c>CoarseTimer</c> also declares, with the same parameter types
+    /// and return type: a call through the retyped storage binds to that one.
+    /// </summary>
+    private static bool CoarseTimerHasTheSame(ISymbol member, KnownSymbols symbols)
+    {
+        if (member is not IMethodSymbol { IsStatic: false } method || !method.ContainingType.Is(symbols.Timer) || symbols.CoarseTimer is not { } coarse)
+        {
+            return false;
+        }
+
+        foreach (var candidate in coarse.GetMembers(method.Name))
+        {
+            if (candidate is IMethodSymbol { IsStatic: false, DeclaredAccessibility: Accessibility.Public } other &&
+                other.Parameters.Length == method.Parameters.Length &&
+                SymbolEqualityComparer.Default.Equals(other.ReturnType, method.ReturnType) &&
+                other.Parameters.Zip(method.Parameters, static (a, b) => a.RefKind == b.RefKind && SymbolEqualityComparer.Default.Equals(a.Type, b.Type)).All(static same => same))
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
 
     /// <summary>An interface the runtime's <c>CoarseTimer</c> implements (<c>IDisposable</c>, <c>IAsyncDisposable</c>, <c>ITimer</c>).</summary>
     private static bool IsInterfaceCoarseTimerImplements(ITypeSymbol? type, KnownSymbols symbols) =>

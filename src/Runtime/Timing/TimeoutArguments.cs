@@ -70,6 +70,22 @@ internal static class TimeoutArguments
         return dueTime;
     }
 
+    /// <summary>
+    /// Checks the <see cref="TimeSpan"/> timeout of a wait, as <c>SpinWait.SpinUntil(Func&lt;bool&gt;, TimeSpan)</c> and
+    /// <c>WaitHandle.WaitOne(TimeSpan)</c> do: -1 ms (infinite) or 0 to <see cref="int.MaxValue"/> ms, truncated to whole
+    /// milliseconds.
+    /// </summary>
+    public static int CheckWait(TimeSpan timeout, string paramName)
+    {
+        var milliseconds = (long)timeout.TotalMilliseconds;
+        if (milliseconds < -1 || milliseconds > int.MaxValue)
+        {
+            throw new ArgumentOutOfRangeException(paramName, timeout, "The timeout must be -1 ms (infinite) or between 0 and Int32.MaxValue ms.");
+        }
+
+        return (int)milliseconds;
+    }
+
     /// <summary>Checks a <see cref="TimeSpan"/> timeout, truncated to whole milliseconds as the BCL does.</summary>
     public static long Check(TimeSpan timeout, string paramName) => Check((long)timeout.TotalMilliseconds, paramName);
 

@@ -202,13 +202,7 @@ public sealed class WaitableCondition
             throw new ArgumentNullException(nameof(predicate));
         }
 
-        var milliseconds = (long)timeout.TotalMilliseconds;
-        if (milliseconds < -1 || milliseconds > int.MaxValue)
-        {
-            throw new ArgumentOutOfRangeException(nameof(timeout), timeout, "The timeout must be -1 ms (infinite) or between 0 and Int32.MaxValue ms.");
-        }
-
-        return (int)milliseconds;
+        return TimeoutArguments.CheckWait(timeout, nameof(timeout));
     }
 
     private static long Deadline(Func<bool> predicate, TimeSpan timeout)

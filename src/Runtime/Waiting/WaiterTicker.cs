@@ -17,7 +17,7 @@ namespace CoarseTimers.Waiting;
 internal sealed class WaiterTicker : ITimerTarget
 {
     /// <summary>
-    /// The default re-evaluation interval, 1 ms: the waits SpinUntil serves take milliseconds (seed 004's case is 2 ms),
+    /// The default re-evaluation interval, 1 ms: the waits SpinUntil serves take milliseconds (the case in field report 5, docs/field-reports.md, is 2 ms),
     /// so a coarser poll would add more latency than the wait itself; 1 ms is also what Thread.Sleep(1) takes on Linux,
     /// so blocked waiters are never slower to notice than SpinWait there. On Windows the driver's timed wait is itself
     /// rounded to the system clock tick (15.6 ms unless a process raised the timer resolution), so there a blocked

@@ -104,6 +104,11 @@ public partial class FixAllTests
                 }
             }
             """));
+
+        // One pass per scope: each document with a diagnostic once (3), each project once (2), the solution at once.
+        test.NumberOfFixAllInDocumentIterations = 3;
+        test.NumberOfFixAllInProjectIterations = 2;
+        test.NumberOfFixAllIterations = 1;
         await test.RunAsync();
     }
 

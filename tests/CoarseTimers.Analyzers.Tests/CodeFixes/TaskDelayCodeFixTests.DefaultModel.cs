@@ -111,18 +111,4 @@ public partial class TaskDelayTests
                 }
             }
             """);
-
-    [Fact]
-    public Task No_fix_without_the_runtime() =>
-        Verify.VerifyNotOfferedUnderDefaultModelAsync("""
-            using System.Threading.Tasks;
-
-            class C
-            {
-                async Task M()
-                {
-                    for (;;) { await {|CT0001:Task.Delay(5)|}; }
-                }
-            }
-            """, referenceRuntime: false);
 }
