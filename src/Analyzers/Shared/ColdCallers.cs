@@ -420,4 +420,5 @@ internal sealed class ColdCallers
             caller = Caller;
             rareUse = RareUse;
         }
-    }}
+    }
+}

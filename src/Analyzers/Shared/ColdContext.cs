@@ -1,6 +1,7 @@
 using System;
 using System.Collections.Generic;
 using System.Collections.Immutable;
+using CoarseTimers.Analyzers.Internals;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Operations;
 
@@ -129,13 +130,7 @@ internal static class ColdContext
     /// </summary>
     internal static bool IsCancellationCallback(IOperation callback)
     {
-        var parent = callback.Parent;
-        while (parent is IDelegateCreationOperation or IConversionOperation)
-        {
-            parent = parent.Parent;
-        }
-
-        return parent is IArgumentOperation { Parent: IInvocationOperation { TargetMethod: { Name: "Register" or "UnsafeRegister" } register } } &&
+        return callback.ConsumerSkippingDelegateCreation() is IArgumentOperation { Parent: IInvocationOperation { TargetMethod: { Name: "Register" or "UnsafeRegister" } register } } &&
                register.ContainingType is { Name: "CancellationToken", ContainingNamespace: { Name: "Threading", ContainingNamespace.Name: "System" } };
     }
 
