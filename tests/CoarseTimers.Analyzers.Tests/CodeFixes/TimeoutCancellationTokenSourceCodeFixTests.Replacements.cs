@@ -125,6 +125,60 @@ public partial class TimeoutCancellationTokenSourceTests
         """);
 
     [Fact]
+    public Task Nested_finally_blocks_left_empty_are_all_removed_in_one_pass() => Verify.VerifyAsync(
+        """
+        using System.IO;
+        using System.Threading;
+        using System.Threading.Tasks;
+
+        class C
+        {
+            async Task M(Stream stream)
+            {
+                var outer = {|CT0002:new CancellationTokenSource(1000)|};
+                try
+                {
+                    var inner = {|CT0002:new CancellationTokenSource(100)|};
+                    try
+                    {
+                        await stream.FlushAsync(inner.Token);
+                    }
+                    finally
+                    {
+                        inner.Dispose();
+                    }
+
+                    await stream.FlushAsync(outer.Token);
+                }
+                finally
+                {
+                    outer.Dispose();
+                }
+            }
+        }
+        """,
+        """
+        using System.IO;
+        using System.Threading;
+        using System.Threading.Tasks;
+        using CoarseTimers;
+
+        class C
+        {
+            async Task M(Stream stream)
+            {
+                var outerToken = CoarseTimeout.After(1000);
+                {
+                    var innerToken = CoarseTimeout.After(100);
+                    await stream.FlushAsync(innerToken);
+
+                    await stream.FlushAsync(outerToken);
+                }
+            }
+        }
+        """);
+
+    [Fact]
     public Task No_fix_when_the_same_local_later_holds_a_TimeProvider_source() => Verify.VerifyNotOfferedAsync(
         """
         using System;
