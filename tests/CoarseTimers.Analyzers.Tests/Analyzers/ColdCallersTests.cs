@@ -135,6 +135,19 @@ public partial class TimeoutCancellationTokenSourceTests
                     }
                 }
 
+                private bool _disposed;
+
+                async Task HeartbeatLoop()
+                {
+                    while (!_disposed)
+                    {
+                        await Task.Delay(_interval).ConfigureAwait(false);
+                        SendHeartbeat();
+                    }
+                }
+
+                void SendHeartbeat() => _heartbeat.CancelAfter(5000);
+
                 async Task TickLoop(PeriodicTimer timer)
                 {
                     while (await timer.WaitForNextTickAsync()) { _heartbeat.CancelAfter(5000); }
