@@ -63,7 +63,7 @@ for rep in $(seq 1 "$reps"); do
   without+=("$w") with+=("$a")
   echo "pair $rep: compiler wall/CPU s without: $w, with: $a"
 done
-warnings=$(grep -oE 'warning CT000[1-4]' build.log | sort | uniq -c | awk '{printf "%s %s, ", $2, $1}')
+warnings=$(grep -oE 'warning CT000[1-4]' build.log | sort | uniq -c | awk '{printf "%s %s, ", $3, $1}')
 
 python3 - "$files" "${dense:-realistic}" "${without[*]}" "${with[*]}" <<'PY'
 import statistics, sys
@@ -78,7 +78,7 @@ for name, w, a in (("CPU", w_cpu, a_cpu), ("wall", w_wall, a_wall)):
     print(f"compiler {name}: without median {statistics.median(w):.2f} s, with median {statistics.median(a):.2f} s; "
           f"per pair {', '.join(f'{o:+.1f}%' for o in overhead)}; OVERHEAD median {statistics.median(overhead):+.2f}%")
 PY
-echo "CT diagnostics (one build, each printed twice by MSBuild): ${warnings%, }"
+echo "CT warnings in the last build (MSBuild prints each twice): ${warnings%, }"
 
 compile true -p:ReportAnalyzer=true -v:d >/dev/null
 total_analyzers=$(grep -m1 -oE 'Total analyzer execution time: [0-9.]+' build.log | awk '{print $5}')
