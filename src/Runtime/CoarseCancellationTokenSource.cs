@@ -260,18 +260,7 @@ public class CoarseCancellationTokenSource : CancellationTokenSource, ITimerTarg
         }
     }
 
-    private void Enter()
-    {
-        if (Interlocked.CompareExchange(ref _busy, 1, 0) != 0)
-        {
-            var spinner = default(SpinWait);
-            do
-            {
-                spinner.SpinOnce();
-            }
-            while (Interlocked.CompareExchange(ref _busy, 1, 0) != 0);
-        }
-    }
+    private void Enter() => SpinFlag.Enter(ref _busy);
 
-    private void Exit() => Volatile.Write(ref _busy, 0);
+    private void Exit() => SpinFlag.Exit(ref _busy);
 }

@@ -82,7 +82,12 @@ internal sealed class ColdCallers
         string? first = null;
         foreach (var site in sites)
         {
-            var why = site.PeriodicTimerCallback ? "only called by a periodic timer" : CallerReason(site.Call, site.Caller, depth, visiting, cancellationToken);
+            var why = site.RareUse switch
+            {
+                RareUse.PeriodicTimerCallback => "only called by a periodic timer",
+                RareUse.CancellationCallback => "only called when a token is cancelled",
+                _ => CallerReason(site.Call, site.Caller, depth, visiting, cancellationToken),
+            };
             if (why is null)
             {
                 return null;
@@ -114,9 +119,9 @@ internal sealed class ColdCallers
             return false;
         }
 
-        foreach (var (call, caller, periodic) in sites)
+        foreach (var (call, caller, rareUse) in sites)
         {
-            if (periodic || caller is not IMethodSymbol { MethodKind: not MethodKind.AnonymousFunction } callerMethod || ColdContext.Reason(call, callerMethod) is not null ||
+            if (rareUse != RareUse.None || caller is not IMethodSymbol { MethodKind: not MethodKind.AnonymousFunction } callerMethod || ColdContext.Reason(call, callerMethod) is not null ||
                 EnclosingLoop(call) is null || PacedRunLoop(call) is not null)
             {
                 return false;
@@ -178,7 +183,7 @@ internal sealed class ColdCallers
                 };
                 if (operation is not null && SymbolEqualityComparer.Default.Equals(constructor?.OriginalDefinition, method))
                 {
-                    sites.Add(new CallSite(operation, model.GetEnclosingSymbol(node.SpanStart, cancellationToken), periodicTimerCallback: false));
+                    sites.Add(new CallSite(operation, model.GetEnclosingSymbol(node.SpanStart, cancellationToken), RareUse.None));
                 }
             }
         }
@@ -212,8 +217,9 @@ internal sealed class ColdCallers
         }
 
 
-        // A call in a loop of its caller runs once per iteration (per item, per message) however rarely the caller runs.
-        if (EnclosingLoop(call) is not null)
+        // A call in a loop of its caller runs once per iteration (per message, per request) however rarely the caller
+        // runs; a foreach over a collection in a rarely run caller handles the items of one rare pass, so it goes on.
+        if (EnclosingLoop(call) is { } loop && loop is not IForEachLoopOperation)
         {
             return null;
         }
@@ -287,10 +293,19 @@ internal sealed class ColdCallers
             // unseen, unless it is the callback of a periodic timer, which calls it once per period.
             var symbol = model.GetSymbolInfo(node, cancellationToken).Symbol;
             usedOtherwise = symbol is IMethodSymbol used && SymbolEqualityComparer.Default.Equals(used.OriginalDefinition, method);
-            if (usedOtherwise && PeriodicTimerOf(model.GetOperation(node, cancellationToken)) is { } timer)
+            if (usedOtherwise && model.GetOperation(node, cancellationToken) is { } group)
             {
-                usedOtherwise = false;
-                return new CallSite(timer, model.GetEnclosingSymbol(node.SpanStart, cancellationToken), periodicTimerCallback: true);
+                if (PeriodicTimerOf(group) is { } timer)
+                {
+                    usedOtherwise = false;
+                    return new CallSite(timer, model.GetEnclosingSymbol(node.SpanStart, cancellationToken), RareUse.PeriodicTimerCallback);
+                }
+
+                if (ColdContext.IsCancellationCallback(group))
+                {
+                    usedOtherwise = false;
+                    return new CallSite(group, model.GetEnclosingSymbol(node.SpanStart, cancellationToken), RareUse.CancellationCallback);
+                }
             }
 
             return null;
@@ -308,7 +323,7 @@ internal sealed class ColdCallers
             return null;
         }
 
-        return new CallSite(operation!, model.GetEnclosingSymbol(callNode.SpanStart, cancellationToken), periodicTimerCallback: false);
+        return new CallSite(operation!, model.GetEnclosingSymbol(callNode.SpanStart, cancellationToken), RareUse.None);
     }
 
     /// <summary>
@@ -371,26 +386,39 @@ internal sealed class ColdCallers
     }
 
     /// <summary>One call of a followed member: the call, the member it is made from, and whether it is a periodic timer's callback.</summary>
+    /// <summary>A use of a member that calls it only on a rare path (not a call).</summary>
+    private enum RareUse
+    {
+        None,
+
+        /// <summary>The callback of a periodic timer: called once per period.</summary>
+        PeriodicTimerCallback,
+
+        /// <summary>A <c>CancellationToken.Register</c> callback: called when the token is cancelled.</summary>
+        CancellationCallback,
+    }
+
+    /// <summary>One call of a followed member: the call, the member it is made from, and whether it is a rare use instead.</summary>
     private readonly struct CallSite
     {
-        public CallSite(IOperation call, ISymbol? caller, bool periodicTimerCallback)
+        public CallSite(IOperation call, ISymbol? caller, RareUse rareUse)
         {
             Call = call;
             Caller = caller;
-            PeriodicTimerCallback = periodicTimerCallback;
+            RareUse = rareUse;
         }
 
         public IOperation Call { get; }
 
         public ISymbol? Caller { get; }
 
-        public bool PeriodicTimerCallback { get; }
+        public RareUse RareUse { get; }
 
-        public void Deconstruct(out IOperation call, out ISymbol? caller, out bool periodicTimerCallback)
+        public void Deconstruct(out IOperation call, out ISymbol? caller, out RareUse rareUse)
         {
             call = Call;
             caller = Caller;
-            periodicTimerCallback = PeriodicTimerCallback;
+            rareUse = RareUse;
         }
     }
 }

@@ -1,6 +1,7 @@
 using System;
 using System.Collections.Generic;
 using System.Collections.Immutable;
+using CoarseTimers.Analyzers.Internals;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Operations;
 
@@ -61,6 +62,8 @@ internal static class ColdContext
             {
                 case ICatchClauseOperation:
                     return "failure path (catch block)";
+                case IAnonymousFunctionOperation when IsCancellationCallback(parent):
+                    return "cancellation path (a CancellationToken.Register callback)";
                 case ILocalFunctionOperation local when NamesLifecycle(local.Symbol.Name):
                     return $"lifecycle: {local.Symbol.Name}";
             }
@@ -85,9 +88,50 @@ internal static class ColdContext
             {
                 return $"lifecycle: {method.Name}";
             }
+            else if (symbol is IMethodSymbol { MethodKind: not MethodKind.AnonymousFunction } withParameters && LifecycleParameter(withParameters) is { } parameterType)
+            {
+                return $"lifecycle: takes a {parameterType}";
+            }
         }
 
         return null;
+    }
+
+    /// <summary>
+    /// The member receives the context of a lifecycle step (<c>StopContext</c>, <c>ShutdownEventArgs</c>,
+    /// <c>StartupContext</c>): a parameter whose type name ends in Context or Args after a lifecycle word. It runs as part
+    /// of that step whatever it is called.
+    /// </summary>
+    private static string? LifecycleParameter(IMethodSymbol method)
+    {
+        foreach (var parameter in method.Parameters)
+        {
+            var words = Words(parameter.Type.Name);
+            if (words.Count < 2 || words[words.Count - 1] is not ("Context" or "Args"))
+            {
+                continue;
+            }
+
+            for (var i = 0; i < words.Count - 1; i++)
+            {
+                if (s_lifecycleWords.Contains(words[i]))
+                {
+                    return parameter.Type.Name;
+                }
+            }
+        }
+
+        return null;
+    }
+
+    /// <summary>
+    /// <paramref name="callback"/> (a lambda or a method group) is passed to <c>CancellationToken.Register</c> (or
+    /// <c>UnsafeRegister</c>): it runs only when the token is cancelled, a shutdown or failure path like a catch block.
+    /// </summary>
+    internal static bool IsCancellationCallback(IOperation callback)
+    {
+        return callback.ConsumerSkippingDelegateCreation() is IArgumentOperation { Parent: IInvocationOperation { TargetMethod: { Name: "Register" or "UnsafeRegister" } register } } &&
+               register.ContainingType is { Name: "CancellationToken", ContainingNamespace: { Name: "Threading", ContainingNamespace.Name: "System" } };
     }
 
     /// <summary>True when a segment of the assembly name ends in a test or benchmark word (<c>Foo.Tests</c>, <c>Foo.UnitTests</c>) or is test support (<c>Foo.TestCommon</c>).</summary>

@@ -52,6 +52,10 @@ internal static class HotPathModel
     public const string ShortPollingDelay = "short polling delay in a loop";
     public const string ShortPollingDelayInCallersLoop = "short polling delay in a method its callers call in a loop";
 
+    /// <summary>Words of a flag that tracks whether its owner still runs (a run loop's condition reads one).</summary>
+    private static readonly ImmutableHashSet<string> s_ownerStateWords = ImmutableHashSet.Create(
+        StringComparer.Ordinal, "Disposed", "Disposing", "Stopped", "Stopping", "Shutdown", "Closed", "Closing", "Running", "Terminated", "Alive");
+
     private static readonly ImmutableHashSet<string> s_perItemParameters = ImmutableHashSet.Create("body", "action", "selector", "collectionSelector");
 
     /// <summary>
@@ -150,7 +154,8 @@ internal static class HotPathModel
 
     /// <summary>
     /// A loop that runs for the life of its owner: <c>while (true)</c>, <c>for (;;)</c>, a condition that reads
-    /// <c>IsCancellationRequested</c> or awaits <c>WaitForNextTickAsync</c>. What waits directly in it paces it.
+    /// <c>IsCancellationRequested</c> or a flag of the owner's state (<c>!IsDisposed</c>, <c>!_stopped</c>,
+    /// <c>IsRunning</c>), or awaits <c>WaitForNextTickAsync</c>. What waits directly in it paces it.
     /// </summary>
     private static bool IsRunLoop(ILoopOperation loop)
     {
@@ -173,7 +178,26 @@ internal static class HotPathModel
         foreach (var node in condition.DescendantsAndSelf())
         {
             if (node is IPropertyReferenceOperation { Property.Name: "IsCancellationRequested" } ||
-                node is IInvocationOperation { TargetMethod.Name: "WaitForNextTickAsync" })
+                node is IInvocationOperation { TargetMethod.Name: "WaitForNextTickAsync" } ||
+                node is IPropertyReferenceOperation { Property.Name: var property } && NamesOwnerState(property) ||
+                node is IFieldReferenceOperation { Field.Name: var field } && NamesOwnerState(field))
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
+    /// <summary>
+    /// A flag that says whether the loop's owner still lives: a word of its name is one of <see cref="s_ownerStateWords"/>
+    /// (<c>IsDisposed</c>, <c>_stopped</c>, <c>IsRunning</c>, <c>_shutdownRequested</c>).
+    /// </summary>
+    private static bool NamesOwnerState(string name)
+    {
+        foreach (var word in ColdContext.Words(name))
+        {
+            if (s_ownerStateWords.Contains(word))
             {
                 return true;
             }

@@ -64,10 +64,10 @@ internal static class TimeoutTokenRewrite
                     edits.Add(new DocumentEdit(access, current => SyntaxFactory.IdentifierName(tokenName).WithTriviaFrom(current)));
                     break;
                 case MemberAccessExpressionSyntax { Name.Identifier.ValueText: nameof(System.IDisposable.Dispose), Parent: InvocationExpressionSyntax { ArgumentList.Arguments.Count: 0, Parent: ExpressionStatementSyntax { Parent: BlockSyntax } dispose } }:
-                    edits.Add(DocumentEdit.Remove(dispose));
+                    edits.Add(RemoveDispose(dispose));
                     break;
                 case ConditionalAccessExpressionSyntax { WhenNotNull: InvocationExpressionSyntax { Expression: MemberBindingExpressionSyntax { Name.Identifier.ValueText: nameof(System.IDisposable.Dispose) }, ArgumentList.Arguments.Count: 0 }, Parent: ExpressionStatementSyntax { Parent: BlockSyntax } dispose }:
-                    edits.Add(DocumentEdit.Remove(dispose));
+                    edits.Add(RemoveDispose(dispose));
                     break;
                 default:
                     return null;
@@ -85,6 +85,31 @@ internal static class TimeoutTokenRewrite
             _ => current,
         }));
         return edits;
+    }
+
+    /// <summary>
+    /// Removes the source's <c>Dispose()</c> statement. When it is all a <c>finally</c> holds, the <c>finally</c> goes
+    /// with it: a <c>try</c> with <c>catch</c> clauses keeps them, one without becomes its body (spliced into the
+    /// enclosing block when that declares nothing, see <see cref="BlockSplice"/>).
+    /// </summary>
+    private static DocumentEdit RemoveDispose(ExpressionStatementSyntax dispose)
+    {
+        if (dispose.Parent is not BlockSyntax { Statements.Count: 1, Parent: FinallyClauseSyntax { Parent: TryStatementSyntax tryStatement } })
+        {
+            return DocumentEdit.Remove(dispose);
+        }
+
+        return new DocumentEdit(tryStatement, current =>
+        {
+            var rewritten = (TryStatementSyntax)current;
+            if (rewritten.Catches.Count > 0)
+            {
+                var lastCatch = rewritten.Catches.Last();
+                return rewritten.ReplaceNode(lastCatch, lastCatch.WithTrailingTrivia(rewritten.Finally!.GetTrailingTrivia())).WithFinally(null);
+            }
+
+            return BlockSplice.Mark(rewritten.Block.WithLeadingTrivia(rewritten.GetLeadingTrivia()).WithTrailingTrivia(rewritten.GetTrailingTrivia()));
+        });
     }
 
     /// <summary>A token value handed to a method or constructor (not by reference, not compared, not stored by us).</summary>

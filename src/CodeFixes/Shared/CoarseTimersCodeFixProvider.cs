@@ -127,7 +127,7 @@ public abstract class CoarseTimersCodeFixProvider : CodeFixProvider
         // `using CoarseTimers;` in the file's style where no existing name changes binding (SafeImports), shortens the
         // names it makes valid, and formats only the names the fix wrote (RuntimeNames annotates them), so the user's
         // own layout of arguments and lambdas stays.
-        var changed = document.WithSyntaxRoot(editor.GetChangedRoot());
+        var changed = document.WithSyntaxRoot(BlockSplice.Apply(editor.GetChangedRoot()));
         changed = await SafeImports.AddAsync(changed, cancellationToken).ConfigureAwait(false);
         changed = await Simplifier.ReduceAsync(changed, Simplifier.Annotation, cancellationToken: cancellationToken).ConfigureAwait(false);
         return await Formatter.FormatAsync(changed, Formatter.Annotation, cancellationToken: cancellationToken).ConfigureAwait(false);

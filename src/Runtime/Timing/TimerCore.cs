@@ -9,13 +9,15 @@ namespace CoarseTimers.Timing;
 /// The scheduled state of a <see cref="CoarseTimer"/>: what the engine holds while the timer is armed. The public timer
 /// wraps it and closes it from a finalizer, so, as with the BCL's Timer/TimerHolder pair, a started timer that nobody
 /// references any more is collected and stops instead of firing (and rooting its callback's captures) forever.
-/// The core counts its own running callbacks under its lock, so disposing waits for them without scanning shards
+/// The core counts its own running callbacks under its flag, so disposing waits for them without scanning shards
 /// (the del_timer_sync lesson: remember where the work runs).
 /// A periodic timer counts each period from the previous due time (<see cref="_dueTimestamp"/>), as the BCL's does,
 /// so pool latency and tick rounding do not accumulate from one period to the next.
 /// </summary>
 internal sealed class TimerCore : ITimerTarget
 {
+    private const uint NoPeriod = unchecked((uint)Timeout.Infinite);
+
     private static readonly ContextCallback s_runCallback = static self => ((TimerCore)self!).RunCallback();
 
     private readonly TimerEngine _engine;
@@ -23,15 +25,22 @@ internal sealed class TimerCore : ITimerTarget
     private readonly object? _state;
     private readonly ExecutionContext? _executionContext;
 
-    // Guarded by lock (this): the core is internal, so nothing else can take that lock, and no extra object is allocated.
+    // A SpinFlag guarding every field below: a compare-exchange instead of a Monitor enter+exit, twice per timer
+    // (arm, dispose), and held only for a few dozen instructions (the engine's shard lock, taken inside it, never takes
+    // a core's flag, so the nesting cannot deadlock).
+    private int _busy;
     private TimerTicket _ticket;
     private long _dueTimestamp;
-    private long _periodMilliseconds = Timeout.Infinite;
+    // 0 to 0xFFFFFFFE ms as the BCL accepts, or uint.MaxValue (Timeout.Infinite's bits) for none: 4 bytes, not 8.
+    private uint _periodMilliseconds = NoPeriod;
     private bool _disposed;
     private bool _disposedWithWaitHandle;
     private int _runningCallbacks;
-    private WaitHandle? _disposeNotification;
-    private TaskCompletionSource<bool>? _disposeCompletion;
+
+    // What a disposal waiting for a running callback signals when the callback ends: the WaitHandle given to
+    // Dispose(WaitHandle) or DisposeAsync's completion, never both (a completion asked for after a wait-handle disposal
+    // is refused), so one field holds either and the core stays 96 bytes.
+    private object? _disposeWaiter;
 
     public TimerCore(TimerEngine engine, TimerCallback callback, object? state, long dueTime, long period)
     {
@@ -39,15 +48,21 @@ internal sealed class TimerCore : ITimerTarget
         _callback = callback;
         _state = state;
         _executionContext = CaptureExecutionContext();
-        lock (this)
+        SpinFlag.Enter(ref _busy);
+        try
         {
             Arm(dueTime, period);
+        }
+        finally
+        {
+            SpinFlag.Exit(ref _busy);
         }
     }
 
     void ITimerTarget.OnExpired(TimerTicket ticket)
     {
-        lock (this)
+        SpinFlag.Enter(ref _busy);
+        try
         {
             // A stale expiry: the timer was changed or disposed after this entry was taken off the wheel.
             if (_disposed || !ticket.Equals(_ticket))
@@ -56,7 +71,7 @@ internal sealed class TimerCore : ITimerTarget
             }
 
             _ticket = default;
-            if (_periodMilliseconds > 0)
+            if (_periodMilliseconds is > 0 and not NoPeriod)
             {
                 // Rescheduled before the callback runs, as the BCL timer does: a slow callback may overlap the next one.
                 // As the BCL, the period counts from this expiry's due time; a timer late by a whole period fires next tick.
@@ -68,6 +83,10 @@ internal sealed class TimerCore : ITimerTarget
             }
 
             _runningCallbacks++;
+        }
+        finally
+        {
+            SpinFlag.Exit(ref _busy);
         }
 
         try
@@ -90,28 +109,31 @@ internal sealed class TimerCore : ITimerTarget
         }
         finally
         {
-            WaitHandle? notification = null;
-            TaskCompletionSource<bool>? completion = null;
-            lock (this)
+            object? waiter = null;
+            SpinFlag.Enter(ref _busy);
+            try
             {
                 Debug.Assert(_runningCallbacks > 0, "a callback ends only after it started");
                 if (--_runningCallbacks == 0 && _disposed)
                 {
-                    notification = _disposeNotification;
-                    completion = _disposeCompletion;
-                    _disposeNotification = null;
-                    _disposeCompletion = null;
+                    waiter = _disposeWaiter;
+                    _disposeWaiter = null;
                 }
             }
+            finally
+            {
+                SpinFlag.Exit(ref _busy);
+            }
 
-            Signal(notification, completion);
+            Signal(waiter);
         }
     }
 
     /// <summary>Re-arms the timer; false when it is disposed (arguments are validated by the caller).</summary>
     public bool Change(long dueTime, long period)
     {
-        lock (this)
+        SpinFlag.Enter(ref _busy);
+        try
         {
             if (_disposed)
             {
@@ -124,6 +146,10 @@ internal sealed class TimerCore : ITimerTarget
             Arm(dueTime, period);
             return true;
         }
+        finally
+        {
+            SpinFlag.Exit(ref _busy);
+        }
     }
 
     /// <summary>
@@ -134,7 +160,8 @@ internal sealed class TimerCore : ITimerTarget
     public bool Dispose(WaitHandle? notification, TaskCompletionSource<bool>? completion)
     {
         bool signalNow;
-        lock (this)
+        SpinFlag.Enter(ref _busy);
+        try
         {
             if (_disposed)
             {
@@ -152,8 +179,8 @@ internal sealed class TimerCore : ITimerTarget
                     else
                     {
                         // A later DisposeAsync still waits for a callback that is running.
-                        var previous = _disposeCompletion;
-                        _disposeCompletion = completion;
+                        var previous = _disposeWaiter as TaskCompletionSource<bool>;
+                        _disposeWaiter = completion;
                         if (previous is not null)
                         {
                             completion.Task.ContinueWith(static (_, p) => ((TaskCompletionSource<bool>)p!).TrySetResult(true), previous, CancellationToken.None, TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
@@ -171,14 +198,17 @@ internal sealed class TimerCore : ITimerTarget
             signalNow = _runningCallbacks == 0;
             if (!signalNow)
             {
-                _disposeNotification = notification;
-                _disposeCompletion = completion;
+                _disposeWaiter = (object?)notification ?? completion;
             }
+        }
+        finally
+        {
+            SpinFlag.Exit(ref _busy);
         }
 
         if (signalNow)
         {
-            Signal(notification, completion);
+            Signal((object?)notification ?? completion);
         }
 
         return true;
@@ -216,26 +246,28 @@ internal sealed class TimerCore : ITimerTarget
 #endif
     }
 
-    private static void Signal(WaitHandle? notification, TaskCompletionSource<bool>? completion)
+    private static void Signal(object? waiter)
     {
-        if (notification is EventWaitHandle eventHandle)
+        if (waiter is EventWaitHandle eventHandle)
         {
             eventHandle.Set();
         }
-        else if (notification is Semaphore semaphore)
+        else if (waiter is Semaphore semaphore)
         {
             semaphore.Release();
         }
-
-        completion?.TrySetResult(true);
+        else if (waiter is TaskCompletionSource<bool> completion)
+        {
+            completion.TrySetResult(true);
+        }
     }
 
-    // Called under lock (this).
+    // Called under _busy.
     private void Arm(long dueTime, long period)
     {
-        Debug.Assert(Monitor.IsEntered(this), "Arm runs under the core's lock");
+        Debug.Assert(SpinFlag.IsHeld(ref _busy), "Arm runs under the core's flag");
         Debug.Assert(_ticket.IsNone, "the previous expiry was cancelled or consumed before re-arming");
-        _periodMilliseconds = period;
+        _periodMilliseconds = unchecked((uint)period);
         if (dueTime != Timeout.Infinite)
         {
             _dueTimestamp = _engine.Now() + _engine.FromMilliseconds(dueTime);

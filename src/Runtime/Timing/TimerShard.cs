@@ -187,25 +187,9 @@ internal sealed class TimerShard
         }
     }
 
-    private void Enter()
-    {
-        if (Interlocked.CompareExchange(ref _lock, 1, 0) != 0)
-        {
-            EnterContended();
-        }
-    }
+    private void Enter() => SpinFlag.Enter(ref _lock);
 
-    private void EnterContended()
-    {
-        var spinner = default(SpinWait);
-        do
-        {
-            SpinOnceWithoutSleep.Step(ref spinner);
-        }
-        while (Volatile.Read(ref _lock) != 0 || Interlocked.CompareExchange(ref _lock, 1, 0) != 0);
-    }
-
-    private void Exit() => Volatile.Write(ref _lock, 0);
+    private void Exit() => SpinFlag.Exit(ref _lock);
 
     private void Release(TimerEntry entry)
     {

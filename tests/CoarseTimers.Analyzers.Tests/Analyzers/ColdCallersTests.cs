@@ -135,6 +135,19 @@ public partial class TimeoutCancellationTokenSourceTests
                     }
                 }
 
+                private bool _disposed;
+
+                async Task HeartbeatLoop()
+                {
+                    while (!_disposed)
+                    {
+                        await Task.Delay(_interval).ConfigureAwait(false);
+                        SendHeartbeat();
+                    }
+                }
+
+                void SendHeartbeat() => _heartbeat.CancelAfter(5000);
+
                 async Task TickLoop(PeriodicTimer timer)
                 {
                     while (await timer.WaitForNextTickAsync()) { _heartbeat.CancelAfter(5000); }
@@ -177,4 +190,54 @@ public partial class TimeoutCancellationTokenSourceTests
             """,
             Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 0),
             Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 1));
+
+    [Fact]
+    public Task Cancellation_callbacks_and_lifecycle_contexts_are_cold_and_a_foreach_in_a_cold_caller_goes_on() =>
+        Verify.VerifyAsync("""
+            using System.Collections.Generic;
+            using System.Threading;
+
+            sealed class StopContext { }
+
+            class Agent
+            {
+                private readonly CancellationTokenSource _source = new();
+                private readonly List<Agent> _peers = new();
+
+                public Agent(CancellationToken stopping)
+                {
+                    stopping.Register(OnStopping);
+                    stopping.Register(() => _source.CancelAfter(1000));
+                }
+
+                void OnStopping() => _source.CancelAfter(1000);
+
+                void Completed(StopContext context) { using var cts = new CancellationTokenSource(1000); }
+
+                public void Shutdown() { foreach (var peer in _peers) { peer.Release(); } }
+                void Release() { using var cts = new CancellationTokenSource(1000); }
+            }
+            """);
+
+    [Fact]
+    public Task Ordinary_contexts_and_other_callbacks_stay_hot() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Threading;
+
+            sealed class RequestContext { }
+            sealed class ConnectionContext { }
+
+            class Handler
+            {
+                private readonly CancellationTokenSource _source = new();
+
+                void Handle(RequestContext context) { using var cts = {|#0:new CancellationTokenSource(1000)|}; }
+                void Read(ConnectionContext context) { using var cts = {|#1:new CancellationTokenSource(1000)|}; }
+                void Subscribe(Action<Action> register) => register(() => {|#2:_source.CancelAfter(1000)|});
+            }
+            """,
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 0),
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 1),
+            Expected("CancelAfter", "reused source re-armed per call", 2));
 }

@@ -69,15 +69,130 @@ public partial class TimeoutCancellationTokenSourceTests
                 }
 
                 var sourceToken2 = CoarseTimeout.After(50);
+                await stream.WriteAsync(buffer, 0, 1, sourceToken2);
+
+                await stream.FlushAsync(CoarseTimeout.After(25));
+            }
+        }
+        """);
+
+    [Theory]
+    [InlineData( // the finally held only the Dispose: the try becomes its body
+        "try { await Task.Delay(1, cts.Token); Work(); } finally { cts.Dispose(); }",
+        "await Task.Delay(1, ctsToken); Work();")]
+    [InlineData( // catch clauses stay, the empty finally goes
+        "try { await Task.Delay(1, cts.Token); } catch (OperationCanceledException) { Work(); } finally { cts.Dispose(); }",
+        "try { await Task.Delay(1, ctsToken); } catch (OperationCanceledException) { Work(); }")]
+    [InlineData( // the body declares a local: it stays a block, so the name cannot clash with one declared after it
+        "try { var done = Task.Delay(1, cts.Token); await done; } finally { cts.Dispose(); } var later = 1;",
+        "{ var done = Task.Delay(1, ctsToken); await done; } var later = 1;")]
+    [InlineData( // anything else in the finally stays
+        "try { await Task.Delay(1, cts.Token); } finally { cts?.Dispose(); Work(); }",
+        "try { await Task.Delay(1, ctsToken); } finally { Work(); }")]
+    public Task A_finally_left_empty_by_the_token_rewrite_is_removed(string body, string fixedBody) => Verify.VerifyAsync(
+        $$"""
+        using System;
+        using System.Threading;
+        using System.Threading.Tasks;
+
+        class C
+        {
+            async Task M()
+            {
+                var cts = {|CT0002:new CancellationTokenSource(100)|};
+                {{body}}
+            }
+
+            static void Work() { }
+        }
+        """,
+        $$"""
+        using System;
+        using System.Threading;
+        using System.Threading.Tasks;
+        using CoarseTimers;
+
+        class C
+        {
+            async Task M()
+            {
+                var ctsToken = CoarseTimeout.After(100);
+                {{fixedBody}}
+            }
+
+            static void Work() { }
+        }
+        """);
+
+    [Fact]
+    public Task Nested_finally_blocks_left_empty_are_all_removed_in_one_pass() => Verify.VerifyAsync(
+        """
+        using System.IO;
+        using System.Threading;
+        using System.Threading.Tasks;
+
+        class C
+        {
+            async Task M(Stream stream)
+            {
+                var outer = {|CT0002:new CancellationTokenSource(1000)|};
                 try
                 {
-                    await stream.WriteAsync(buffer, 0, 1, sourceToken2);
+                    var inner = {|CT0002:new CancellationTokenSource(100)|};
+                    try
+                    {
+                        await stream.FlushAsync(inner.Token);
+                    }
+                    finally
+                    {
+                        inner.Dispose();
+                    }
+
+                    await stream.FlushAsync(outer.Token);
                 }
                 finally
                 {
+                    outer.Dispose();
                 }
+            }
+        }
+        """,
+        """
+        using System.IO;
+        using System.Threading;
+        using System.Threading.Tasks;
+        using CoarseTimers;
 
-                await stream.FlushAsync(CoarseTimeout.After(25));
+        class C
+        {
+            async Task M(Stream stream)
+            {
+                var outerToken = CoarseTimeout.After(1000);
+                {
+                    var innerToken = CoarseTimeout.After(100);
+                    await stream.FlushAsync(innerToken);
+
+                    await stream.FlushAsync(outerToken);
+                }
+            }
+        }
+        """);
+
+    [Fact]
+    public Task No_fix_when_the_same_local_later_holds_a_TimeProvider_source() => Verify.VerifyNotOfferedAsync(
+        """
+        using System;
+        using System.Threading;
+        using System.Threading.Tasks;
+
+        class C
+        {
+            async Task M(TimeProvider time)
+            {
+                var cts = {|CT0002:new CancellationTokenSource(100)|};
+                await Task.Delay(1, cts.Token);
+                cts = new CancellationTokenSource(TimeSpan.FromMilliseconds(50), time);
+                await Task.Delay(1, cts.Token);
             }
         }
         """);
