@@ -71,7 +71,9 @@ public class CoarseCancellationTokenSource : CancellationTokenSource, ITimerTarg
         }
         else if (millisecondsDelay != Timeout.Infinite)
         {
-            CancelAfterCore(millisecondsDelay);
+            // Nothing else can reach the new source, so no flag: the engine stores the ticket under its shard lock
+            // before the expiry can be dispatched, which is all OnExpired needs to recognise it.
+            _engine.Schedule(this, millisecondsDelay, ref _ticket);
         }
     }
 

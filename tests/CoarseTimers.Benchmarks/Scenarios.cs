@@ -19,7 +19,7 @@ namespace CoarseTimers.Benchmarks;
 /// </summary>
 internal static class Scenarios
 {
-    private const int Rounds = 3;
+    private const int Rounds = 7;
     private static readonly TimeSpan s_never = TimeSpan.FromMinutes(10);
     private static readonly System.Collections.Generic.HashSet<string> s_warmed = new();
 

@@ -48,15 +48,10 @@ internal sealed class TimerCore : ITimerTarget
         _callback = callback;
         _state = state;
         _executionContext = CaptureExecutionContext();
-        SpinFlag.Enter(ref _busy);
-        try
-        {
-            Arm(dueTime, period);
-        }
-        finally
-        {
-            SpinFlag.Exit(ref _busy);
-        }
+
+        // Nothing else can reach the new core yet, so no flag: the engine stores the ticket under its shard lock before
+        // the expiry can be dispatched, and that lock also publishes the fields written before it.
+        Schedule(dueTime, period);
     }
 
     void ITimerTarget.OnExpired(TimerTicket ticket)
@@ -267,11 +262,17 @@ internal sealed class TimerCore : ITimerTarget
     {
         Debug.Assert(SpinFlag.IsHeld(ref _busy), "Arm runs under the core's flag");
         Debug.Assert(_ticket.IsNone, "the previous expiry was cancelled or consumed before re-arming");
+        Schedule(dueTime, period);
+    }
+
+    // Under _busy, or from the constructor.
+    private void Schedule(long dueTime, long period)
+    {
         _periodMilliseconds = unchecked((uint)period);
         if (dueTime != Timeout.Infinite)
         {
             _dueTimestamp = _engine.Now() + _engine.FromMilliseconds(dueTime);
-            _ticket = _engine.ScheduleAt(this, _dueTimestamp);
+            _engine.ScheduleAt(this, _dueTimestamp, ref _ticket);
         }
     }
 

@@ -173,6 +173,23 @@ internal sealed class TimerEngine
         ScheduleAt(target, Now() + FromMilliseconds(dueMilliseconds));
 
     /// <summary>
+    /// As <see cref="Schedule(ITimerTarget, long)"/>, but stores the ticket in <paramref name="ticket"/> under the shard
+    /// lock, before the entry can expire: an expiry is dispatched only after the driver took that lock, so the target
+    /// sees its ticket without a lock of its own. For a target scheduling from its constructor, when nothing else can
+    /// reach it yet (a new <see cref="CoarseTimers.CoarseCancellationTokenSource"/> or timer core: one compare-exchange less).
+    /// </summary>
+    public void Schedule(ITimerTarget target, long dueMilliseconds, ref TimerTicket ticket) =>
+        ScheduleAt(target, Now() + FromMilliseconds(dueMilliseconds), ref ticket);
+
+    /// <summary>As <see cref="ScheduleAt(ITimerTarget, long)"/>, storing the ticket as <see cref="Schedule(ITimerTarget, long, ref TimerTicket)"/> does.</summary>
+    public void ScheduleAt(ITimerTarget target, long dueTimestamp, ref TimerTicket ticket)
+    {
+        var dueTick = (dueTimestamp + _resolutionUnits - 1) / _resolutionUnits;
+        _shards[ThreadShardNumber.Current & _shardMask].Schedule(target, dueTick, ref ticket);
+        WakeDriverIfEarlier(dueTick);
+    }
+
+    /// <summary>
     /// Schedules <paramref name="target"/> to expire at or after <paramref name="dueTimestamp"/> (in <see cref="Clock"/>
     /// units; a time already passed expires at the next tick). Periodic timers use it to count each period from the
     /// previous due time, not from when the callback ran, so lateness does not accumulate.

@@ -68,6 +68,20 @@ internal sealed class TimerShard
         }
     }
 
+    /// <summary>As <see cref="Schedule(ITimerTarget, long)"/>, writing the ticket to <paramref name="ticket"/> before the lock is released.</summary>
+    public void Schedule(ITimerTarget target, long dueTick, ref TimerTicket ticket)
+    {
+        Enter();
+        try
+        {
+            ticket = ScheduleLocked(target, dueTick);
+        }
+        finally
+        {
+            Exit();
+        }
+    }
+
     // Caller holds _lock.
     private TimerTicket ScheduleLocked(ITimerTarget target, long dueTick)
     {
