@@ -4,16 +4,16 @@
 #   bash build/measure-analyzers.sh [--files N] [--reps R] [--dense] [--analyzer <CoarseTimers.Analyzers.dll>]
 # --files     generated files (default 1500)
 # --reps      measured pairs (default 5); each pair is one build without and one with, in alternating order
-# --dense     every file is timer code (8 CT sites each, the worst case) instead of the realistic project (one file in
-#             25 holds timer code; build/generate-load-project.py describes both)
+# --dense     every file is timer code (8 timer sites each, 5 flagged: the worst case) instead of the realistic
+#             project (one file in 25 holds timer code; build/generate-load-project.py describes both)
 # --analyzer  measure this analyzer assembly (default: build src/Analyzers in Release and use it)
-# Every build is `dotnet build --no-incremental` of the same project, after one discarded build each way. The compiler
-# runs as its own process (no compiler server: other builds on the machine share the server's CPU), through a wrapper
-# that records that process's wall, user and system time (/usr/bin/time); -p:WithCoarseTimers=false leaves out only our
-# analyzer assembly, so both sides run the SDK's own analyzers and generators. The overhead is the median over pairs
-# of (with - without) / without, for CPU time (user + system: what the analyzers cost, robust to a loaded machine) and
-# for wall time. A last build with -p:ReportAnalyzer=true prints the compiler's per-analyzer times (summed over threads;
-# kept out of the pairs because the timing itself costs).
+# Every build is `dotnet build --no-incremental` of the same project, no warm-up (no compiler server: every build
+# starts a compiler process). The compiler runs as its own process (the server's CPU is shared with other builds on
+# the machine) through a wrapper that records that process's wall, user and system time (/usr/bin/time);
+# -p:WithCoarseTimers=false leaves out only our analyzer assembly, so both sides run the SDK's own analyzers and
+# generators. The overhead is the median over pairs of (with - without) / without, for CPU time (user + system: what the
+# analyzers cost, robust to a loaded machine) and for wall time. A last build with -p:ReportAnalyzer=true prints the
+# compiler's per-analyzer times (summed over threads; kept out of the pairs because the timing itself costs).
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 files=1500 reps=5 dense="" analyzer=""
@@ -51,8 +51,6 @@ compile() {
   awk '{printf "%.2f %.2f\n", $1, $2 + $3}' "$CT_CSC_TIMES"
 }
 
-compile false >/dev/null
-compile true >/dev/null
 without=() with=()
 for rep in $(seq 1 "$reps"); do
   if [ $((rep % 2)) -eq 1 ]; then
@@ -63,7 +61,7 @@ for rep in $(seq 1 "$reps"); do
   without+=("$w") with+=("$a")
   echo "pair $rep: compiler wall/CPU s without: $w, with: $a"
 done
-warnings=$(grep -oE 'warning CT000[1-4]' build.log | sort | uniq -c | awk '{printf "%s %s, ", $2, $1}')
+warnings=$(grep -oE 'warning CT000[1-4]' build.log | sort | uniq -c | awk '{printf "%s %s, ", $3, $1}')
 
 python3 - "$files" "${dense:-realistic}" "${without[*]}" "${with[*]}" <<'PY'
 import statistics, sys
@@ -78,7 +76,7 @@ for name, w, a in (("CPU", w_cpu, a_cpu), ("wall", w_wall, a_wall)):
     print(f"compiler {name}: without median {statistics.median(w):.2f} s, with median {statistics.median(a):.2f} s; "
           f"per pair {', '.join(f'{o:+.1f}%' for o in overhead)}; OVERHEAD median {statistics.median(overhead):+.2f}%")
 PY
-echo "CT diagnostics (one build, each printed twice by MSBuild): ${warnings%, }"
+echo "CT warnings in the last build (MSBuild prints each twice): ${warnings%, }"
 
 compile true -p:ReportAnalyzer=true -v:d >/dev/null
 total_analyzers=$(grep -m1 -oE 'Total analyzer execution time: [0-9.]+' build.log | awk '{print $5}')

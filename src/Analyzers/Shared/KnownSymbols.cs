@@ -16,12 +16,14 @@ internal sealed class KnownSymbols
         "xunit.core", "xunit.v3.core", "nunit.framework", "Microsoft.VisualStudio.TestPlatform.TestFramework", "MSTest.TestFramework");
 
     // One instance per compilation, shared by the four rules, so symbols and the entry point are resolved once.
-    private static readonly System.Runtime.CompilerServices.ConditionalWeakTable<Compilation, KnownSymbols> s_byCompilation = new();
+    // The four rules' compilation-start actions run at once and would each build it (ConditionalWeakTable may run the
+    // factory on every racing thread): the Lazy builds it once and the others wait for it.
+    private static readonly System.Runtime.CompilerServices.ConditionalWeakTable<Compilation, System.Lazy<KnownSymbols>> s_byCompilation = new();
 
     private readonly System.Lazy<IMethodSymbol?> _entryPoint;
 
     /// <summary>The symbols of <paramref name="compilation"/>, resolved on first use by any rule.</summary>
-    public static KnownSymbols For(Compilation compilation) => s_byCompilation.GetValue(compilation, static c => new KnownSymbols(c));
+    public static KnownSymbols For(Compilation compilation) => s_byCompilation.GetValue(compilation, static c => new System.Lazy<KnownSymbols>(() => new KnownSymbols(c))).Value;
 
     private KnownSymbols(Compilation compilation)
     {
