@@ -270,7 +270,7 @@ while IFS='|' read -r project url commit libs_text tests runner filter props_tex
       "$(fixed_by_rule)" "$files" "$(by_rule "$res/$scope.diagnostics-after.txt")" \
       "$(wc -l <"$res/$scope.errors-after.txt")" "$(test_summary "$res/before.tests")" \
       "$(test_summary "$res/$scope.after.tests")" \
-      "$(wc -l <"$res/$scope.tests-changed.txt") ($(grep '^Passed -> Failed' "$res/$scope.tests-changed.txt" | grep -vc 'alone after the fixes:.*Passed') passed before, fail after, also alone)" >"$summary"
+      "$(wc -l <"$res/$scope.tests-changed.txt") ($(grep '^Passed -> Failed' "$res/$scope.tests-changed.txt" | grep -vc 'alone after the fixes:.*Passed') of them passed before and failed after, and never passed alone)" >"$summary"
     tail -1 "$summary"
     if [ -s "$res/$scope.errors-after.txt" ]; then sed 's/^/   /' "$res/$scope.errors-after.txt" | head -20; fi
     if [ -s "$res/$scope.tests-changed.txt" ]; then sed 's/^/   /' "$res/$scope.tests-changed.txt" | head -20; fi
