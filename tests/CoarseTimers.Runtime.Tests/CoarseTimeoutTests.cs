@@ -80,9 +80,9 @@ public class CoarseTimeoutTests
         var engine = new ManualEngine(resolutionMilliseconds: 10);
         engine.Clock.AdvanceMilliseconds(3.7);
         var token = CoarseTimeout.After(engine.Engine, 100);
-        engine.Advance(99.9);
+        engine.Run(99.9);
         Assert.False(token.IsCancellationRequested);
-        engine.Advance(10);
+        engine.Run(10);
         Assert.True(token.IsCancellationRequested);
         Assert.Equal(0, engine.Pending);
     }
@@ -93,38 +93,118 @@ public class CoarseTimeoutTests
         var random = new Random(11);
         for (var i = 0; i < 300; i++)
         {
+            // A driver that wakes at random, late or early: never-early must not depend on its timing.
             var engine = new ManualEngine(resolutionMilliseconds: 1 + random.Next(20));
             engine.Clock.AdvanceMilliseconds(random.NextDouble() * 1000);
             var delay = 1 + random.Next(3_000);
-            var start = engine.Clock.GetTimestamp();
-            var token = CoarseTimeout.After(engine.Engine, delay);
-            long cancelledAt = -1;
-            token.Register(() => cancelledAt = engine.Clock.GetTimestamp());
-            while (cancelledAt < 0)
-            {
-                engine.Advance(random.NextDouble() * 7);
-            }
-
-            var elapsedMicroseconds = cancelledAt - start;
-            Assert.True(elapsedMicroseconds >= delay * 1000L, $"cancelled after {elapsedMicroseconds} us, asked {delay} ms");
+            var elapsed = MicrosecondsUntilCancelled(engine, delay, () => engine.Advance(random.NextDouble() * 7));
+            Assert.True(elapsed >= delay * 1000L, $"cancelled after {elapsed} us, asked {delay} ms");
         }
     }
 
     [Fact]
-    public void Callers_whose_deadlines_share_a_tick_share_one_token_and_one_entry()
+    public void At_most_one_resolution_late_with_a_timely_driver_for_any_start_time_delay_and_resolution()
+    {
+        var random = new Random(23);
+        for (var i = 0; i < 300; i++)
+        {
+            // Other callers keep taking tokens, so the driver keeps publishing epochs: the caller lands anywhere in one.
+            var resolution = 2 + random.Next(20);
+            var engine = new ManualEngine(resolutionMilliseconds: resolution);
+            void BusyStep(double milliseconds)
+            {
+                _ = CoarseTimeout.After(engine.Engine, 5_000);
+                engine.Run(milliseconds);
+            }
+
+            for (var warm = random.Next(100); warm > 0; warm--)
+            {
+                BusyStep(1);
+            }
+
+            engine.Clock.AdvanceMilliseconds(random.NextDouble() * resolution / 2.0);
+            var delay = 1 + random.Next(3_000);
+            var elapsed = MicrosecondsUntilCancelled(engine, delay, () => BusyStep(0.1));
+            Assert.InRange(elapsed - delay * 1000L, 0, resolution * 1000L);
+        }
+    }
+
+    // Takes a token for delay now, then steps until it is cancelled; returns the microseconds in between.
+    private static long MicrosecondsUntilCancelled(ManualEngine engine, int delay, Action step)
+    {
+        var start = engine.Clock.GetTimestamp();
+        var token = CoarseTimeout.After(engine.Engine, delay);
+        long cancelledAt = -1;
+        token.Register(() => cancelledAt = engine.Clock.GetTimestamp());
+        while (cancelledAt < 0)
+        {
+            step();
+        }
+
+        return cancelledAt - start;
+    }
+
+    [Fact]
+    public void Callers_of_one_epoch_with_one_timeout_share_one_token_and_the_next_epoch_starts_another()
     {
         var engine = new ManualEngine(resolutionMilliseconds: 10);
-        engine.Clock.AdvanceMilliseconds(1); // 1.001 s: 100 ms from here and from 6 ms later both round up to tick 111
         var first = CoarseTimeout.After(engine.Engine, 100);
-        engine.Clock.AdvanceMilliseconds(6);
+        engine.Clock.AdvanceMilliseconds(4); // no driver wake-up in between: the same epoch
         var second = CoarseTimeout.After(engine.Engine, 100);
+        var otherTimeout = CoarseTimeout.After(engine.Engine, 200);
         Assert.Equal(first, second);
-        Assert.Equal(1, engine.Pending);
+        Assert.NotEqual(first, otherTimeout);
+        Assert.Equal(2, engine.Pending);
 
-        engine.Clock.AdvanceMilliseconds(5);
+        engine.Run(5); // the driver seals both and publishes the next epoch
         var third = CoarseTimeout.After(engine.Engine, 100);
         Assert.NotEqual(first, third);
-        Assert.Equal(2, engine.Pending);
+        Assert.Equal(3, engine.Pending);
+    }
+
+    [Theory]
+    [InlineData(true)]
+    [InlineData(false)]
+    public void A_caller_descheduled_across_a_seal_still_waits_its_whole_timeout_and_is_not_lost(bool bucketExisted)
+    {
+        // The race the epoch design must survive: a caller reads epoch e (its call has begun), is descheduled while
+        // the driver publishes e + 1 and seals e's buckets, and only then takes its bucket: the one sealed already, or
+        // a new one that must still be sealed and fire. Either way not earlier than the timeout after it read e.
+        var engine = new ManualEngine(resolutionMilliseconds: 10);
+        var readAt = engine.Clock.GetTimestamp();
+        var staleEpoch = engine.Engine.TokenEpoch;
+        _ = CoarseTimeout.After(engine.Engine, bucketExisted ? 100 : 1_000); // something for the driver to seal
+        engine.Run(50);
+        Assert.NotEqual(staleEpoch, engine.Engine.TokenEpoch);
+
+        var token = engine.Engine.TimeoutToken(staleEpoch, 100);
+        long cancelledAt = -1;
+        token.Register(() => cancelledAt = engine.Clock.GetTimestamp());
+        while (cancelledAt < 0 && engine.Clock.GetTimestamp() - readAt < 1_000_000)
+        {
+            engine.Run(0.5);
+        }
+
+        Assert.True(cancelledAt - readAt >= 100_000, $"cancelled {cancelledAt - readAt} us after reading the epoch, asked 100 ms");
+        Assert.True(cancelledAt - readAt <= 160_000, $"cancelled {cancelledAt - readAt} us after reading the epoch: the bucket was lost or sealed late");
+    }
+
+    [Fact]
+    public void Epochs_advance_only_while_buckets_wait_to_be_sealed_and_at_most_once_per_half_tick()
+    {
+        var engine = new ManualEngine(resolutionMilliseconds: 10);
+        var epoch = engine.Engine.TokenEpoch;
+        engine.Run(1_000);
+        Assert.Equal(epoch, engine.Engine.TokenEpoch); // nothing to seal: no epoch, no wake-up needed
+
+        _ = CoarseTimeout.After(engine.Engine, 30_000);
+        engine.Advance(1);
+        Assert.Equal(epoch + 1, engine.Engine.TokenEpoch); // the first seal after an idle spell is immediate
+        _ = CoarseTimeout.After(engine.Engine, 30_000);
+        engine.Advance(4);
+        Assert.Equal(epoch + 1, engine.Engine.TokenEpoch); // within the half tick: it waits
+        engine.Advance(1);
+        Assert.Equal(epoch + 2, engine.Engine.TokenEpoch);
     }
 
 #if !COARSE_NETFRAMEWORK
@@ -156,7 +236,7 @@ public class CoarseTimeoutTests
         {
         }
 
-        engine.Advance(70);
+        engine.Run(70);
         Assert.Equal(new[] { "kept" }, runs);
     }
 
@@ -165,7 +245,7 @@ public class CoarseTimeoutTests
     {
         var engine = new ManualEngine();
         var token = CoarseTimeout.After(engine.Engine, 20);
-        engine.Advance(40);
+        engine.Run(40);
         var exception = Assert.Throws<OperationCanceledException>(() => token.ThrowIfCancellationRequested());
         Assert.Equal(token, exception.CancellationToken);
         Assert.True(token.WaitHandle.WaitOne(0));
@@ -177,9 +257,9 @@ public class CoarseTimeoutTests
         var engine = new ManualEngine();
         using var outer = new CancellationTokenSource();
         using var linked = CoarseTimeout.CreateLinked(engine.Engine, outer.Token, 100);
-        engine.Advance(99);
+        engine.Run(99);
         Assert.False(linked.IsCancellationRequested);
-        engine.Advance(11);
+        engine.Run(11);
         Assert.True(linked.IsCancellationRequested);
         Assert.False(outer.IsCancellationRequested);
         var exception = Assert.Throws<OperationCanceledException>(() => linked.Token.ThrowIfCancellationRequested());
@@ -211,7 +291,7 @@ public class CoarseTimeoutTests
         var linked = CoarseTimeout.CreateLinked(engine.Engine, outer.Token, 50);
         var token = linked.Token;
         linked.Dispose();
-        engine.Advance(100);
+        engine.Run(100);
         outer.Cancel();
         Assert.False(token.IsCancellationRequested);
     }
@@ -225,7 +305,7 @@ public class CoarseTimeoutTests
 
         using var outer = new CancellationTokenSource();
         using var infinite = CoarseTimeout.CreateLinked(engine.Engine, outer.Token, Timeout.Infinite);
-        engine.Advance(100_000);
+        engine.Run(100_000);
         Assert.False(infinite.IsCancellationRequested);
         Assert.Equal(0, engine.Pending);
         outer.Cancel();

@@ -3,18 +3,27 @@ using System.Threading;
 namespace CoarseTimers.Timing;
 
 /// <summary>
-/// The shared source behind <see cref="CoarseTimeout.After(int)"/>: one per shard and due tick, cancelled by the
-/// driver when its tick comes. Every caller whose deadline rounds up to <see cref="DueTick"/> on the same shard gets
-/// its token, so a timeout token costs a clock read and a cache look-up, with nothing to allocate or dispose. Nobody
-/// outside holds the source, so nobody can cancel it early or dispose it; it is never disposed (its token's
-/// <c>WaitHandle</c> stays valid) and is collected once the shard's cache and the callers have let go of it.
+/// The shared source behind <see cref="CoarseTimeout.After(int)"/>: one per shard, token epoch and timeout. Every caller
+/// that read the same <see cref="Epoch"/> and asked for the same <see cref="Milliseconds"/> on the same shard gets its
+/// token, so a timeout token costs a read of the published epoch and a cache look-up: no clock read, nothing to
+/// allocate or dispose. The driver schedules the bucket when it publishes the next epoch (it is <em>sealed</em> then,
+/// <see cref="TimerEngine"/>, "Timeout tokens"), due <see cref="Milliseconds"/> after that publication, and cancels it
+/// when it is due. Nobody outside holds the source, so nobody can cancel it early or dispose it; it is never disposed
+/// (its token's <c>WaitHandle</c> stays valid) and is collected once the shard's cache and the callers let go of it.
 /// </summary>
 internal sealed class TimeoutBucket : CancellationTokenSource, ITimerTarget
 {
-    public TimeoutBucket(long dueTick) => DueTick = dueTick;
+    public TimeoutBucket(long epoch, long milliseconds)
+    {
+        Epoch = epoch;
+        Milliseconds = milliseconds;
+    }
 
-    /// <summary>The engine tick at which the source is cancelled.</summary>
-    public long DueTick { get; }
+    /// <summary>The token epoch its callers read (<see cref="TimerEngine"/>).</summary>
+    public long Epoch { get; }
+
+    /// <summary>The timeout its callers asked for.</summary>
+    public long Milliseconds { get; }
 
     // Exceptions thrown by registered callbacks surface as unhandled on the thread pool, as they do when a BCL timer
     // cancels a CancellationTokenSource(TimeSpan).

@@ -13,7 +13,7 @@ namespace CoarseTimers.Timing;
 /// picked by a per-thread round-robin number, so every shard is used whatever the affinity, and a cancel touches only
 /// the entry's own shard. The driver is the only thread that visits every shard, one lock at a time.
 ///
-/// Driver protocol (tickless): the driver publishes in <see cref="_wakeTick"/> the tick it will wake at, at the latest
+/// Driver protocol (tickless): the driver publishes in <see cref="_wakeAt"/> the clock time it will wake at, at the latest
 /// (<see cref="long.MaxValue"/> when idle). A scheduler whose due tick is earlier lowers it with a compare-exchange and
 /// signals the driver; later schedulers with later due ticks then need no signal. While the driver scans, the value is
 /// <see cref="Scanning"/>: the first scheduler to see it replaces it and signals, the driver's own publish then fails,
@@ -23,6 +23,20 @@ namespace CoarseTimers.Timing;
 /// another: an idle process has no wake-ups, and an engine nobody references (a dropped provider's) keeps no thread.
 /// Expired targets are dispatched to the thread pool after the shard lock is released, so a slow or throwing
 /// callback never delays the driver or other timers.
+///
+/// Timeout tokens (<see cref="TimeoutToken(long)"/>, the hard part; its cost is the point of <see cref="CoarseTimeout"/>):
+/// a caller reads no clock. A precise clock read (~23 ns on .NET 10, a third of the BCL's whole timeout source) was
+/// the floor of the old design, and a coarse clock lags by an unbounded time when its updater is descheduled, which
+/// would make a token early. Instead the driver publishes a counter, the token <em>epoch</em>. A caller reads the
+/// epoch and takes the bucket of (epoch, timeout) on its shard, creating it if needed. Buckets created while an epoch
+/// is current are <em>unsealed</em>: no due time yet. When the driver publishes the next epoch it reads the clock
+/// after the publication and <em>seals</em> every unsealed bucket: due its timeout after that reading. Why never
+/// early: a caller that read epoch e read it before e + 1 was published, so before the sealing reading; its bucket
+/// (or one created later by another caller of e, sealed later still) is due at least its timeout after it.
+/// Why at most one resolution late: the driver publishes an epoch every half tick while buckets wait unsealed (a
+/// caller's wait to the sealing reading is at most a half tick, plus the driver's latency), and sealed buckets sit in a
+/// second wheel per shard whose ticks are half ticks (rounding up adds less than a half tick). Cost: the driver wakes
+/// every half tick while buckets are created, against every tick for timers; an idle process has no epoch wake-ups.
 /// </summary>
 internal sealed class TimerEngine
 {
@@ -48,12 +62,21 @@ internal sealed class TimerEngine
     private readonly bool _inlineCallbacks;
     private readonly AutoResetEvent _wake = new(false);
     private readonly object _scanLock = new();
-    private readonly List<long> _expiredDueTicks = new();
+    private readonly List<long> _expiredDueTimes = new();
     private readonly object _driverStartLock = new();
     private readonly long _lingerMilliseconds;
     private readonly bool _stopwatchClock;
     private readonly long _unitsPerMillisecond;
-    private long _wakeTick = long.MaxValue;
+
+    // Timeout tokens (class doc). A half tick is the token wheel's tick and the epoch cadence: half a resolution, so
+    // waiting for the seal plus rounding up to a half tick stays within one resolution.
+    private readonly long _halfTickUnits;
+    private long _epoch;
+    private long _epochPublishedAt;
+    private int _sealPending;
+
+    // The clock time (units) the driver will wake at, at the latest; long.MaxValue when idle, Scanning while it scans.
+    private long _wakeAt = long.MaxValue;
     private Thread? _driver;
 
     // Guarded by _scanLock: the scan's buffers. The expired list is handed to the dispatch and comes back as the
@@ -83,13 +106,14 @@ internal sealed class TimerEngine
         _unitsPerMillisecond = clock.Frequency % 1000 == 0 ? clock.Frequency / 1000 : 0;
         Resolution = options.Resolution;
         _resolutionUnits = Math.Max(1, clock.FromMilliseconds((long)options.Resolution.TotalMilliseconds));
+        _halfTickUnits = Math.Max(1, _resolutionUnits / 2);
         _inlineCallbacks = inlineCallbacks;
         RunsDriver = runDriver;
-        var nowTick = CurrentTick();
+        var now = Now();
         _shards = new TimerShard[options.EffectiveShardCount];
         for (var i = 0; i < _shards.Length; i++)
         {
-            _shards[i] = new TimerShard(nowTick);
+            _shards[i] = new TimerShard(now / _resolutionUnits, now / _halfTickUnits);
         }
 
         _shardMask = _shards.Length - 1;
@@ -186,7 +210,7 @@ internal sealed class TimerEngine
     {
         var dueTick = (dueTimestamp + _resolutionUnits - 1) / _resolutionUnits;
         _shards[ThreadShardNumber.Current & _shardMask].Schedule(target, dueTick, ref ticket);
-        WakeDriverIfEarlier(dueTick);
+        WakeDriverBy(dueTick * _resolutionUnits);
     }
 
     /// <summary>
@@ -198,32 +222,44 @@ internal sealed class TimerEngine
     {
         var dueTick = (dueTimestamp + _resolutionUnits - 1) / _resolutionUnits;
         var ticket = _shards[ThreadShardNumber.Current & _shardMask].Schedule(target, dueTick);
-        WakeDriverIfEarlier(dueTick);
+        WakeDriverBy(dueTick * _resolutionUnits);
         return ticket;
     }
 
     /// <summary>
-    /// The token of the calling thread's shard's timeout bucket that is cancelled at the first tick at or after now +
-    /// <paramref name="dueMilliseconds"/> (1 to 0xFFFFFFFE). Every caller whose deadline rounds up to the same tick on
-    /// the same shard gets the same token; only the first one allocates (see <see cref="TimeoutBucket"/>).
+    /// A token cancelled at or after now + <paramref name="dueMilliseconds"/> (1 to 0xFFFFFFFE), at most one resolution
+    /// later: the token of the calling thread's shard's bucket for the current epoch and this timeout (class doc,
+    /// "Timeout tokens"). Every caller of the same epoch, timeout and shard gets the same token; only the first one
+    /// allocates (see <see cref="TimeoutBucket"/>).
     /// </summary>
-    public CancellationToken TimeoutToken(long dueMilliseconds)
+    public CancellationToken TimeoutToken(long dueMilliseconds) => TimeoutToken(Volatile.Read(ref _epoch), dueMilliseconds);
+
+    /// <summary>The current token epoch (tests).</summary>
+    internal long TokenEpoch => Volatile.Read(ref _epoch);
+
+    /// <summary>
+    /// <see cref="TimeoutToken(long)"/> for a caller that read <paramref name="epoch"/>, possibly long ago: tests pass a
+    /// stale one to show that a caller descheduled across a seal still waits its whole timeout.
+    /// </summary>
+    internal CancellationToken TimeoutToken(long epoch, long dueMilliseconds)
     {
-        var dueTick = (Now() + FromMilliseconds(dueMilliseconds) + _resolutionUnits - 1) / _resolutionUnits;
         var shard = _shards[ThreadShardNumber.Current & _shardMask];
-        var bucket = shard.FindBucket(dueTick);
-        if (bucket is not null)
-        {
-            return bucket.Token;
-        }
-
-        bucket = shard.AddBucket(dueTick, out var added);
-        if (added)
-        {
-            WakeDriverIfEarlier(dueTick);
-        }
-
+        var bucket = shard.FindBucket(epoch, dueMilliseconds) ?? AddBucket(shard, epoch, dueMilliseconds);
         return bucket.Token;
+    }
+
+    private TimeoutBucket AddBucket(TimerShard shard, long epoch, long dueMilliseconds)
+    {
+        var bucket = shard.AddBucket(epoch, dueMilliseconds, out var created);
+
+        // After the bucket is in the shard's unsealed list: a driver that cleared the flag before this add either
+        // sealed the shard after it, or finds the flag set again here and seals at its next half tick.
+        if (created && Volatile.Read(ref _sealPending) == 0 && Interlocked.CompareExchange(ref _sealPending, 1, 0) == 0)
+        {
+            WakeDriverBy(Interlocked.Read(ref _epochPublishedAt) + _halfTickUnits);
+        }
+
+        return bucket;
     }
 
     /// <summary>The current timestamp of <see cref="Clock"/>; the production clock is read directly (a virtual call per schedule is measurable).</summary>
@@ -235,12 +271,13 @@ internal sealed class TimerEngine
     /// </summary>
     public long FromMilliseconds(long milliseconds) => _unitsPerMillisecond > 0 ? milliseconds * _unitsPerMillisecond : Clock.FromMilliseconds(milliseconds);
 
-    private void WakeDriverIfEarlier(long dueTick)
+    // Lowers the driver's wake time to dueAt (clock units) and signals it, unless it already wakes by then.
+    private void WakeDriverBy(long dueAt)
     {
-        var wake = Volatile.Read(ref _wakeTick);
-        while (wake == Scanning || dueTick < wake)
+        var wake = Volatile.Read(ref _wakeAt);
+        while (wake == Scanning || dueAt < wake)
         {
-            var seen = Interlocked.CompareExchange(ref _wakeTick, dueTick, wake);
+            var seen = Interlocked.CompareExchange(ref _wakeAt, dueAt, wake);
             if (seen == wake)
             {
                 WakeDriver();
@@ -255,7 +292,8 @@ internal sealed class TimerEngine
     public static bool Cancel(TimerTicket ticket) => !ticket.IsNone && ticket.Entry!.Shard.Cancel(ticket);
 
     /// <summary>
-    /// Expires everything due now and dispatches it; returns the tick of the next non-empty slot. The driver's loop
+    /// Seals the timeout buckets when their half tick has come, expires everything due now and dispatches it; returns
+    /// the clock time (units) of the next wake-up the driver needs, or <see cref="long.MaxValue"/>. The driver's loop
     /// body, and the test seam with a manual clock.
     /// </summary>
     internal long ProcessDue()
@@ -265,24 +303,35 @@ internal sealed class TimerEngine
         lock (_scanLock)
         {
             var now = Now();
-            var nowTick = now / _resolutionUnits;
-            next = long.MaxValue;
-            var lateness = Metrics?.Lateness;
-            var dueTicks = lateness is { Enabled: true } ? _expiredDueTicks : null;
-            foreach (var shard in _shards)
+            if (Volatile.Read(ref _sealPending) != 0 && now - _epochPublishedAt >= _halfTickUnits)
             {
-                next = Math.Min(next, shard.Advance(nowTick, _scratch, _expired, dueTicks));
+                now = PublishEpochAndSeal();
             }
 
-            if (dueTicks is not null)
+            var lateness = Metrics?.Lateness;
+            var dueTimes = lateness is { Enabled: true } ? _expiredDueTimes : null;
+            next = long.MaxValue;
+            foreach (var shard in _shards)
+            {
+                var nextTick = shard.Advance(now / _resolutionUnits, now / _halfTickUnits, _scratch, _expired, out var nextHalfTick, dueTimes, _resolutionUnits, _halfTickUnits);
+                next = Math.Min(next, UnitsOf(nextTick, _resolutionUnits));
+                next = Math.Min(next, UnitsOf(nextHalfTick, _halfTickUnits));
+            }
+
+            if (Volatile.Read(ref _sealPending) != 0)
+            {
+                next = Math.Min(next, _epochPublishedAt + _halfTickUnits);
+            }
+
+            if (dueTimes is not null)
             {
                 // Outside the shard locks: a listener's callback never delays a scheduling thread.
-                foreach (var dueTick in dueTicks)
+                foreach (var dueAt in dueTimes)
                 {
-                    lateness!.Record((now - dueTick * _resolutionUnits) * 1000.0 / Clock.Frequency);
+                    lateness!.Record((now - dueAt) * 1000.0 / Clock.Frequency);
                 }
 
-                dueTicks.Clear();
+                dueTimes.Clear();
             }
 
             if (_scratch.Capacity > RetainedBufferCapacity)
@@ -335,7 +384,24 @@ internal sealed class TimerEngine
         return next;
     }
 
-    private long CurrentTick() => Now() / _resolutionUnits;
+    // Clears the flag, publishes the next epoch, then reads the clock: every caller that read the previous epoch did so
+    // before this reading, so the buckets sealed with it are due their timeout after each caller's call at the latest.
+    private long PublishEpochAndSeal()
+    {
+        Volatile.Write(ref _sealPending, 0);
+        Interlocked.Increment(ref _epoch);
+        var sealedAt = Now();
+        Interlocked.Exchange(ref _epochPublishedAt, sealedAt);
+        foreach (var shard in _shards)
+        {
+            shard.Seal(sealedAt, _halfTickUnits, this);
+        }
+
+        return sealedAt;
+    }
+
+    // A wheel tick in clock units; long.MaxValue (an empty wheel) stays long.MaxValue.
+    private static long UnitsOf(long tick, long unitsPerTick) => tick == long.MaxValue ? long.MaxValue : tick * unitsPerTick;
 
     private void WakeDriver()
     {
@@ -383,7 +449,7 @@ internal sealed class TimerEngine
     }
 
     // Called by the driver with nothing pending after its linger: ends the thread unless a schedule arrived. Dekker
-    // with WakeDriver: the driver clears _driver then reads _wakeTick; a scheduler writes _wakeTick then reads _driver.
+    // with WakeDriver: the driver clears _driver then reads _wakeAt; a scheduler writes _wakeAt then reads _driver.
     // One of them sees the other's write, so either the driver stays or the scheduler starts a new one; under the start
     // lock, so no second driver starts while this one decides.
     private bool TryEndDriver()
@@ -393,7 +459,7 @@ internal sealed class TimerEngine
             var self = _driver;
             Volatile.Write(ref _driver, null);
             Interlocked.MemoryBarrier();
-            if (Volatile.Read(ref _wakeTick) == long.MaxValue)
+            if (Volatile.Read(ref _wakeAt) == long.MaxValue)
             {
                 return true;
             }
@@ -408,11 +474,11 @@ internal sealed class TimerEngine
         var lingered = false;
         while (true)
         {
-            Volatile.Write(ref _wakeTick, Scanning);
+            Volatile.Write(ref _wakeAt, Scanning);
             var next = ProcessDue();
             if (next == long.MaxValue && !lingered)
             {
-                next = CurrentTick() + Math.Max(1, Clock.FromMilliseconds(_lingerMilliseconds) / _resolutionUnits);
+                next = Now() + Clock.FromMilliseconds(_lingerMilliseconds);
                 lingered = true;
             }
             else if (next != long.MaxValue)
@@ -420,7 +486,7 @@ internal sealed class TimerEngine
                 lingered = false;
             }
 
-            if (Interlocked.CompareExchange(ref _wakeTick, next, Scanning) != Scanning)
+            if (Interlocked.CompareExchange(ref _wakeAt, next, Scanning) != Scanning)
             {
                 // A schedule during the scan published its own tick and signalled: scan again.
                 continue;
@@ -439,7 +505,7 @@ internal sealed class TimerEngine
                 continue;
             }
 
-            var waitUnits = next * _resolutionUnits - Clock.GetTimestamp();
+            var waitUnits = next - Now();
             if (waitUnits > 0)
             {
                 var waitMilliseconds = Clock.ToMillisecondsCeiling(waitUnits);

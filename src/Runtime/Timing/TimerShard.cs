@@ -18,10 +18,11 @@ internal sealed class TimerShard
     private const int MaxPooledEntries = 1024;
 
     /// <summary>
-    /// Timeout buckets remembered per shard, indexed by due tick modulo this size (a power of two). Callers with the
-    /// same timeout land on the same tick, so one slot serves them all; distinct timeouts use distinct slots unless
-    /// their ticks differ by a multiple of it, when they replace each other's bucket and allocate one more per tick.
-    /// 64 slots cost 512 bytes per shard.
+    /// Timeout buckets remembered per shard, indexed by a hash of (epoch, timeout) modulo this size (a power of two).
+    /// Callers with the same timeout in the same epoch land on the same slot, so one slot serves them all, and the next
+    /// epoch's bucket takes the next slot, so callers that still read the previous epoch find theirs too. Distinct
+    /// timeouts whose slots collide replace each other's bucket and allocate one more per epoch. 64 slots cost 512
+    /// bytes per shard.
     /// </summary>
     private const int BucketSlots = 64;
 
@@ -32,6 +33,12 @@ internal sealed class TimerShard
     // ~35 ns against ~9 ns on Mono: docs/runtime.md, "Where the time and bytes go"). Contended, it spins, then yields.
     private int _lock;
     private readonly TimingWheel _wheel;
+
+    // Timeout buckets in half ticks (TimerEngine, "Timeout tokens"): linked when sealed, never cancelled.
+    private readonly TimingWheel _tokenWheel;
+
+    // Buckets created since the driver last sealed this shard; guarded by _lock.
+    private readonly List<TimeoutBucket> _unsealed = new();
     private TimerEntry? _pool;
     private int _pooled;
 
@@ -40,10 +47,14 @@ internal sealed class TimerShard
     private long _fired;
     private long _cancelled;
 
-    public TimerShard(long currentTick) => _wheel = new TimingWheel(currentTick);
+    public TimerShard(long currentTick, long currentHalfTick)
+    {
+        _wheel = new TimingWheel(currentTick);
+        _tokenWheel = new TimingWheel(currentHalfTick);
+    }
 
-    /// <summary>Entries linked in this shard's wheel (a racy read outside the lock; exact under it).</summary>
-    public int PendingCount => _wheel.Count;
+    /// <summary>Entries linked in this shard's wheels, and timeout buckets not sealed yet (racy outside the lock; exact under it).</summary>
+    public int PendingCount => _wheel.Count + _tokenWheel.Count + _unsealed.Count;
 
     /// <summary>Entries linked since creation (racy read).</summary>
     public long ScheduledCount => Volatile.Read(ref _scheduled);
@@ -60,7 +71,7 @@ internal sealed class TimerShard
         Enter();
         try
         {
-            return ScheduleLocked(target, dueTick);
+            return ScheduleLocked(_wheel, target, dueTick);
         }
         finally
         {
@@ -74,7 +85,7 @@ internal sealed class TimerShard
         Enter();
         try
         {
-            ticket = ScheduleLocked(target, dueTick);
+            ticket = ScheduleLocked(_wheel, target, dueTick);
         }
         finally
         {
@@ -83,7 +94,7 @@ internal sealed class TimerShard
     }
 
     // Caller holds _lock.
-    private TimerTicket ScheduleLocked(ITimerTarget target, long dueTick)
+    private TimerTicket ScheduleLocked(TimingWheel wheel, ITimerTarget target, long dueTick)
     {
         var entry = _pool;
         if (entry is null)
@@ -99,36 +110,39 @@ internal sealed class TimerShard
 
         entry.Target = target;
         entry.DueTick = dueTick;
-        _wheel.Add(entry);
+        wheel.Add(entry);
         _scheduled++;
         return new TimerTicket(entry, entry.Generation);
     }
 
-    /// <summary>The cached bucket for <paramref name="dueTick"/>, or null; lock-free (buckets are immutable once published).</summary>
-    public TimeoutBucket? FindBucket(long dueTick)
+    /// <summary>The cached bucket of <paramref name="epoch"/> and <paramref name="milliseconds"/>, or null; lock-free (a bucket's key never changes).</summary>
+    public TimeoutBucket? FindBucket(long epoch, long milliseconds)
     {
-        var bucket = Volatile.Read(ref _buckets[(int)dueTick & (BucketSlots - 1)]);
-        return bucket is not null && bucket.DueTick == dueTick ? bucket : null;
+        var bucket = Volatile.Read(ref _buckets[BucketSlot(epoch, milliseconds)]);
+        return bucket is not null && bucket.Epoch == epoch && bucket.Milliseconds == milliseconds ? bucket : null;
     }
 
-    /// <summary>The bucket for <paramref name="dueTick"/>, created and linked into the wheel if it is not cached yet.</summary>
-    public TimeoutBucket AddBucket(long dueTick, out bool added)
+    /// <summary>
+    /// The bucket of <paramref name="epoch"/> and <paramref name="milliseconds"/>, created and left for the driver to
+    /// seal if it is not cached yet (<paramref name="created"/>).
+    /// </summary>
+    public TimeoutBucket AddBucket(long epoch, long milliseconds, out bool created)
     {
         Enter();
         try
         {
-            ref var slot = ref _buckets[(int)dueTick & (BucketSlots - 1)];
+            ref var slot = ref _buckets[BucketSlot(epoch, milliseconds)];
             var bucket = slot;
-            if (bucket is not null && bucket.DueTick == dueTick)
+            if (bucket is not null && bucket.Epoch == epoch && bucket.Milliseconds == milliseconds)
             {
-                added = false;
+                created = false;
                 return bucket;
             }
 
-            bucket = new TimeoutBucket(dueTick);
-            ScheduleLocked(bucket, dueTick);
+            bucket = new TimeoutBucket(epoch, milliseconds);
+            _unsealed.Add(bucket);
             Volatile.Write(ref slot, bucket);
-            added = true;
+            created = true;
             return bucket;
         }
         finally
@@ -136,6 +150,35 @@ internal sealed class TimerShard
             Exit();
         }
     }
+
+    /// <summary>
+    /// Schedules every bucket created since the last seal, each due its timeout after <paramref name="sealedAt"/> (a
+    /// timestamp read after the epoch its callers read was replaced), rounded up to a half tick of
+    /// <paramref name="halfTickUnits"/> clock units.
+    /// </summary>
+    public void Seal(long sealedAt, long halfTickUnits, TimerEngine engine)
+    {
+        Enter();
+        try
+        {
+            foreach (var bucket in _unsealed)
+            {
+                var dueAt = sealedAt + engine.FromMilliseconds(bucket.Milliseconds);
+                ScheduleLocked(_tokenWheel, bucket, (dueAt + halfTickUnits - 1) / halfTickUnits);
+            }
+
+            _unsealed.Clear();
+        }
+        finally
+        {
+            Exit();
+        }
+    }
+
+    // Fibonacci hashing of the timeout spreads distinct timeouts over the slots; the epoch is added after it, so the
+    // buckets of one timeout in consecutive epochs sit in consecutive slots.
+    private static int BucketSlot(long epoch, long milliseconds) =>
+        (int)(((ulong)milliseconds * 0x9E3779B97F4A7C15UL >> 58) + (ulong)epoch) & (BucketSlots - 1);
 
     /// <summary>
     /// Unlinks the ticket's entry if it is still pending. Returns false when it already expired or was cancelled: the
@@ -165,40 +208,50 @@ internal sealed class TimerShard
     }
 
     /// <summary>
-    /// Advances the wheel to <paramref name="nowTick"/>, appends (target, ticket) of every expired entry and releases
-    /// the entries; returns the tick of the next non-empty slot. <paramref name="dueTicks"/>, when given, receives the
-    /// due tick of each expired entry (for the lateness metric).
+    /// Advances the wheel to <paramref name="nowTick"/> and the token wheel to <paramref name="nowHalfTick"/>, appends
+    /// (target, ticket) of every expired entry and releases the entries; returns the tick of the wheel's next non-empty
+    /// slot and, in <paramref name="nextHalfTick"/>, the token wheel's. <paramref name="dueTimes"/>, when given,
+    /// receives the due time of each expired entry in clock units (a tick is <paramref name="tickUnits"/>, a half tick
+    /// <paramref name="halfTickUnits"/>), for the lateness metric.
     /// </summary>
-    public long Advance(long nowTick, List<TimerEntry> scratch, List<KeyValuePair<ITimerTarget, TimerTicket>> expired, List<long>? dueTicks = null)
+    public long Advance(long nowTick, long nowHalfTick, List<TimerEntry> scratch, List<KeyValuePair<ITimerTarget, TimerTicket>> expired, out long nextHalfTick, List<long>? dueTimes, long tickUnits, long halfTickUnits)
     {
         Enter();
         try
         {
-            scratch.Clear();
-            _wheel.Advance(nowTick, scratch);
-            foreach (var entry in scratch)
-            {
-                if (entry.DueTick > nowTick)
-                {
-                    // Retracted (see TimingWheel.Advance): its target is done with it, so nothing is dispatched.
-                    Release(entry);
-                    _cancelled++;
-                    continue;
-                }
-
-                expired.Add(new KeyValuePair<ITimerTarget, TimerTicket>(entry.Target!, new TimerTicket(entry, entry.Generation)));
-                dueTicks?.Add(entry.DueTick);
-                Release(entry);
-                _fired++;
-            }
-
-            scratch.Clear();
+            Expire(_wheel, nowTick, scratch, expired, dueTimes, tickUnits);
+            Expire(_tokenWheel, nowHalfTick, scratch, expired, dueTimes, halfTickUnits);
+            nextHalfTick = _tokenWheel.NextOccupiedTick();
             return _wheel.NextOccupiedTick();
         }
         finally
         {
             Exit();
         }
+    }
+
+    // Caller holds _lock.
+    private void Expire(TimingWheel wheel, long nowTick, List<TimerEntry> scratch, List<KeyValuePair<ITimerTarget, TimerTicket>> expired, List<long>? dueTimes, long unitsPerTick)
+    {
+        scratch.Clear();
+        wheel.Advance(nowTick, scratch);
+        foreach (var entry in scratch)
+        {
+            if (entry.DueTick > nowTick)
+            {
+                // Retracted (see TimingWheel.Advance): its target is done with it, so nothing is dispatched.
+                Release(entry);
+                _cancelled++;
+                continue;
+            }
+
+            expired.Add(new KeyValuePair<ITimerTarget, TimerTicket>(entry.Target!, new TimerTicket(entry, entry.Generation)));
+            dueTimes?.Add(entry.DueTick * unitsPerTick);
+            Release(entry);
+            _fired++;
+        }
+
+        scratch.Clear();
     }
 
     private void Enter() => SpinFlag.Enter(ref _lock);
