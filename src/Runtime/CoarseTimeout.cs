@@ -11,10 +11,13 @@ namespace CoarseTimers;
 /// </summary>
 /// <remarks>
 /// <para>
-/// <b>How</b>: the token belongs to a source shared by every caller whose deadline rounds up to the same engine tick on
-/// the same shard (a <em>bucket</em>; buckets are as wide as the resolution, 10 ms by default, and each thread uses its
-/// own shard). The driver cancels the bucket's source when its tick comes. A call reads the clock and looks the bucket
-/// up in its shard's cache; only the first caller of a bucket allocates it (once per tick, shard and timeout).
+/// <b>How</b>: the token belongs to a source shared by every caller on the same shard (each thread uses its own) that
+/// asked for the same timeout while the driver's token epoch was the same (a <em>bucket</em>; the driver moves to the
+/// next epoch every half resolution while buckets are being created). The driver starts the bucket's timeout when it
+/// leaves that epoch, counted from a clock reading taken after every caller of it, and cancels the source when it is
+/// due. A call reads no clock: it reads the epoch and looks the bucket up in its shard's cache; only the first caller
+/// of a bucket allocates it (once per epoch, shard and timeout). docs/runtime.md, "Data structure", has the proof
+/// that it is never early and at most one resolution late.
 /// </para>
 /// <para>
 /// <b>What differs from a private <c>new CancellationTokenSource(delay)</c></b> (docs/runtime.md, "Shared timeout
