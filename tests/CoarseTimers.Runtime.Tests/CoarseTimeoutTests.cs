@@ -80,9 +80,9 @@ public class CoarseTimeoutTests
         var engine = new ManualEngine(resolutionMilliseconds: 10);
         engine.Clock.AdvanceMilliseconds(3.7);
         var token = CoarseTimeout.After(engine.Engine, 100);
-        engine.Run(99.9);
+        engine.Advance(99.9);
         Assert.False(token.IsCancellationRequested);
-        engine.Run(10);
+        engine.Advance(10);
         Assert.True(token.IsCancellationRequested);
         Assert.Equal(0, engine.Pending);
     }
@@ -97,7 +97,7 @@ public class CoarseTimeoutTests
             var engine = new ManualEngine(resolutionMilliseconds: 1 + random.Next(20));
             engine.Clock.AdvanceMilliseconds(random.NextDouble() * 1000);
             var delay = 1 + random.Next(3_000);
-            var elapsed = MicrosecondsUntilCancelled(engine, delay, () => engine.Advance(random.NextDouble() * 7));
+            var elapsed = MicrosecondsUntilCancelled(engine, delay, () => engine.Jump(random.NextDouble() * 7));
             Assert.True(elapsed >= delay * 1000L, $"cancelled after {elapsed} us, asked {delay} ms");
         }
     }
@@ -114,7 +114,7 @@ public class CoarseTimeoutTests
             void BusyStep(double milliseconds)
             {
                 _ = CoarseTimeout.After(engine.Engine, 5_000);
-                engine.Run(milliseconds);
+                engine.Advance(milliseconds);
             }
 
             for (var warm = random.Next(100); warm > 0; warm--)
@@ -156,7 +156,7 @@ public class CoarseTimeoutTests
         Assert.NotEqual(first, otherTimeout);
         Assert.Equal(2, engine.Pending);
 
-        engine.Run(5); // the driver seals both and publishes the next epoch
+        engine.Advance(5); // the driver seals both and publishes the next epoch
         var third = CoarseTimeout.After(engine.Engine, 100);
         Assert.NotEqual(first, third);
         Assert.Equal(3, engine.Pending);
@@ -174,7 +174,7 @@ public class CoarseTimeoutTests
         var readAt = engine.Clock.GetTimestamp();
         var staleEpoch = engine.Engine.TokenEpoch;
         _ = CoarseTimeout.After(engine.Engine, bucketExisted ? 100 : 1_000); // something for the driver to seal
-        engine.Run(50);
+        engine.Advance(50);
         Assert.NotEqual(staleEpoch, engine.Engine.TokenEpoch);
 
         var token = engine.Engine.TimeoutToken(staleEpoch, 100);
@@ -182,7 +182,7 @@ public class CoarseTimeoutTests
         token.Register(() => cancelledAt = engine.Clock.GetTimestamp());
         while (cancelledAt < 0 && engine.Clock.GetTimestamp() - readAt < 1_000_000)
         {
-            engine.Run(0.5);
+            engine.Advance(0.5);
         }
 
         Assert.True(cancelledAt - readAt >= 100_000, $"cancelled {cancelledAt - readAt} us after reading the epoch, asked 100 ms");
@@ -190,20 +190,20 @@ public class CoarseTimeoutTests
     }
 
     [Fact]
-    public void Epochs_advance_only_while_buckets_wait_to_be_sealed_and_at_most_once_per_half_tick()
+    public void Epochs_advance_only_while_entries_wait_to_be_sealed_and_at_most_once_per_tick()
     {
         var engine = new ManualEngine(resolutionMilliseconds: 10);
         var epoch = engine.Engine.TokenEpoch;
-        engine.Run(1_000);
+        engine.Advance(1_000);
         Assert.Equal(epoch, engine.Engine.TokenEpoch); // nothing to seal: no epoch, no wake-up needed
 
         _ = CoarseTimeout.After(engine.Engine, 30_000);
-        engine.Advance(1);
+        engine.Jump(1);
         Assert.Equal(epoch + 1, engine.Engine.TokenEpoch); // the first seal after an idle spell is immediate
         _ = CoarseTimeout.After(engine.Engine, 30_000);
-        engine.Advance(4);
-        Assert.Equal(epoch + 1, engine.Engine.TokenEpoch); // within the half tick: it waits
-        engine.Advance(1);
+        engine.Jump(3);
+        Assert.Equal(epoch + 1, engine.Engine.TokenEpoch); // within the tick (5 ms) since the last seal: it waits
+        engine.Jump(2);
         Assert.Equal(epoch + 2, engine.Engine.TokenEpoch);
     }
 
@@ -236,7 +236,7 @@ public class CoarseTimeoutTests
         {
         }
 
-        engine.Run(70);
+        engine.Advance(70);
         Assert.Equal(new[] { "kept" }, runs);
     }
 
@@ -245,7 +245,7 @@ public class CoarseTimeoutTests
     {
         var engine = new ManualEngine();
         var token = CoarseTimeout.After(engine.Engine, 20);
-        engine.Run(40);
+        engine.Advance(40);
         var exception = Assert.Throws<OperationCanceledException>(() => token.ThrowIfCancellationRequested());
         Assert.Equal(token, exception.CancellationToken);
         Assert.True(token.WaitHandle.WaitOne(0));
@@ -257,9 +257,9 @@ public class CoarseTimeoutTests
         var engine = new ManualEngine();
         using var outer = new CancellationTokenSource();
         using var linked = CoarseTimeout.CreateLinked(engine.Engine, outer.Token, 100);
-        engine.Run(99);
+        engine.Advance(99);
         Assert.False(linked.IsCancellationRequested);
-        engine.Run(11);
+        engine.Advance(11);
         Assert.True(linked.IsCancellationRequested);
         Assert.False(outer.IsCancellationRequested);
         var exception = Assert.Throws<OperationCanceledException>(() => linked.Token.ThrowIfCancellationRequested());
@@ -291,7 +291,7 @@ public class CoarseTimeoutTests
         var linked = CoarseTimeout.CreateLinked(engine.Engine, outer.Token, 50);
         var token = linked.Token;
         linked.Dispose();
-        engine.Run(100);
+        engine.Advance(100);
         outer.Cancel();
         Assert.False(token.IsCancellationRequested);
     }
@@ -305,7 +305,7 @@ public class CoarseTimeoutTests
 
         using var outer = new CancellationTokenSource();
         using var infinite = CoarseTimeout.CreateLinked(engine.Engine, outer.Token, Timeout.Infinite);
-        engine.Run(100_000);
+        engine.Advance(100_000);
         Assert.False(infinite.IsCancellationRequested);
         Assert.Equal(0, engine.Pending);
         outer.Cancel();

@@ -63,7 +63,7 @@ public class TimeProviderIntegrationTests
             }
         }
 
-        Assert.Equal(20, ticks);
+        Assert.Equal(21, ticks); // due 10 ... 210 ms after the start, each by the next 5 ms wheel tick
     }
 
     [Fact]

@@ -107,7 +107,7 @@ public class TimingWheelTests
         var wheel = new TimingWheel(currentTick: 100);
         Assert.Equal(long.MaxValue, wheel.NextOccupiedTick());
 
-        var shard = new TimerShard(100, 200);
+        var shard = new TimerShard(100);
         var early = new TimerEntry(shard) { DueTick = 170 };
         var late = new TimerEntry(shard) { DueTick = 900 };
         wheel.Add(late);

@@ -24,19 +24,24 @@ namespace CoarseTimers.Timing;
 /// Expired targets are dispatched to the thread pool after the shard lock is released, so a slow or throwing
 /// callback never delays the driver or other timers.
 ///
-/// Timeout tokens (<see cref="TimeoutToken(long)"/>, the hard part; its cost is the point of <see cref="CoarseTimeout"/>):
-/// a caller reads no clock. A precise clock read (~23 ns on .NET 10, a third of the BCL's whole timeout source) was
-/// the floor of the old design, and a coarse clock lags by an unbounded time when its updater is descheduled, which
-/// would make a token early. Instead the driver publishes a counter, the token <em>epoch</em>. A caller reads the
-/// epoch and takes the bucket of (epoch, timeout) on its shard, creating it if needed. Buckets created while an epoch
-/// is current are <em>unsealed</em>: no due time yet. When the driver publishes the next epoch it reads the clock
-/// after the publication and <em>seals</em> every unsealed bucket: due its timeout after that reading. Why never
-/// early: a caller that read epoch e read it before e + 1 was published, so before the sealing reading; its bucket
-/// (or one created later by another caller of e, sealed later still) is due at least its timeout after it.
-/// Why at most one resolution late: the driver publishes an epoch every half tick while buckets wait unsealed (a
-/// caller's wait to the sealing reading is at most a half tick, plus the driver's latency), and sealed buckets sit in a
-/// second wheel per shard whose ticks are half ticks (rounding up adds less than a half tick). Cost: the driver wakes
-/// every half tick while buckets are created, against every tick for timers; an idle process has no epoch wake-ups.
+/// Ticks: the wheels tick every half resolution (<see cref="_tickUnits"/>), so that sealing below, which waits up to a
+/// tick, plus rounding up to a tick stay within the one resolution of lateness the API promises.
+///
+/// Sealing (the hard part; its cost is the point of the package). A precise clock read costs ~23 ns on .NET 10, a
+/// quarter of the BCL's whole <c>new CancellationTokenSource(t)</c> + <c>Dispose</c>, and a coarse clock
+/// (<c>Environment.TickCount64</c>) lags by an unbounded time when its updater is descheduled, which would make a timer
+/// early. So scheduling by a delay (<see cref="Schedule(ITimerTarget, long)"/>: timeout sources, delays) reads no clock:
+/// the entry waits <em>unsealed</em> in its shard's list with its delay. While any wait, the driver seals every shard
+/// once a tick: under the shard's lock it reads the clock and moves each unsealed entry into the wheel, due its delay
+/// after that reading. Never early: the entry was linked under the same lock before that reading. At most one
+/// resolution late with a timely driver: at most a tick until the seal, less than a tick of rounding. Most such
+/// entries are cancelled before they are ever sealed. Periodic timers schedule at a time they compute
+/// (<see cref="ScheduleAt(ITimerTarget, long)"/>) and go straight into the wheel.
+/// Timeout tokens (<see cref="TimeoutToken(long)"/>) read no clock either: a caller reads a counter the driver
+/// publishes, the token <em>epoch</em>, incremented before each seal, and takes the bucket of (epoch, timeout) from its
+/// shard, creating it unsealed if needed. A caller that read epoch e read it before the increment, so before every
+/// sealing reading that follows; its bucket (or one it creates later, after being descheduled) is sealed by one of them.
+/// Cost: the driver wakes once a tick while entries wait unsealed; an idle process has no wake-ups.
 /// </summary>
 internal sealed class TimerEngine
 {
@@ -58,7 +63,7 @@ internal sealed class TimerEngine
 
     private readonly TimerShard[] _shards;
     private readonly int _shardMask;
-    private readonly long _resolutionUnits;
+    private readonly long _tickUnits;
     private readonly bool _inlineCallbacks;
     private readonly AutoResetEvent _wake = new(false);
     private readonly object _scanLock = new();
@@ -68,11 +73,9 @@ internal sealed class TimerEngine
     private readonly bool _stopwatchClock;
     private readonly long _unitsPerMillisecond;
 
-    // Timeout tokens (class doc). A half tick is the token wheel's tick and the epoch cadence: half a resolution, so
-    // waiting for the seal plus rounding up to a half tick stays within one resolution.
-    private readonly long _halfTickUnits;
+    // Sealing (class doc): the token epoch, when the driver last sealed, and whether unsealed entries wait.
     private long _epoch;
-    private long _epochPublishedAt;
+    private long _sealedAt;
     private int _sealPending;
 
     // The clock time (units) the driver will wake at, at the latest; long.MaxValue when idle, Scanning while it scans.
@@ -105,15 +108,14 @@ internal sealed class TimerEngine
         _stopwatchClock = clock is StopwatchClock;
         _unitsPerMillisecond = clock.Frequency % 1000 == 0 ? clock.Frequency / 1000 : 0;
         Resolution = options.Resolution;
-        _resolutionUnits = Math.Max(1, clock.FromMilliseconds((long)options.Resolution.TotalMilliseconds));
-        _halfTickUnits = Math.Max(1, _resolutionUnits / 2);
+        _tickUnits = Math.Max(1, clock.FromMilliseconds((long)options.Resolution.TotalMilliseconds) / 2);
         _inlineCallbacks = inlineCallbacks;
         RunsDriver = runDriver;
         var now = Now();
         _shards = new TimerShard[options.EffectiveShardCount];
         for (var i = 0; i < _shards.Length; i++)
         {
-            _shards[i] = new TimerShard(now / _resolutionUnits, now / _halfTickUnits);
+            _shards[i] = new TimerShard(now / _tickUnits);
         }
 
         _shardMask = _shards.Length - 1;
@@ -190,11 +192,15 @@ internal sealed class TimerEngine
     }
 
     /// <summary>
-    /// Schedules <paramref name="target"/> to expire after <paramref name="dueMilliseconds"/> (0 to 0xFFFFFFFE).
-    /// The due tick is rounded up, so expiry is never early.
+    /// Schedules <paramref name="target"/> to expire <paramref name="dueMilliseconds"/> (0 to 0xFFFFFFFE) after now, never
+    /// earlier, at most one resolution later with a timely driver: unsealed, reading no clock (class doc, "Sealing").
     /// </summary>
-    public TimerTicket Schedule(ITimerTarget target, long dueMilliseconds) =>
-        ScheduleAt(target, Now() + FromMilliseconds(dueMilliseconds));
+    public TimerTicket Schedule(ITimerTarget target, long dueMilliseconds)
+    {
+        var ticket = _shards[ThreadShardNumber.Current & _shardMask].ScheduleDeferred(target, dueMilliseconds);
+        NoteUnsealed();
+        return ticket;
+    }
 
     /// <summary>
     /// As <see cref="Schedule(ITimerTarget, long)"/>, but stores the ticket in <paramref name="ticket"/> under the shard
@@ -202,15 +208,18 @@ internal sealed class TimerEngine
     /// sees its ticket without a lock of its own. For a target scheduling from its constructor, when nothing else can
     /// reach it yet (a new <see cref="CoarseTimers.CoarseCancellationTokenSource"/> or timer core: one compare-exchange less).
     /// </summary>
-    public void Schedule(ITimerTarget target, long dueMilliseconds, ref TimerTicket ticket) =>
-        ScheduleAt(target, Now() + FromMilliseconds(dueMilliseconds), ref ticket);
+    public void Schedule(ITimerTarget target, long dueMilliseconds, ref TimerTicket ticket)
+    {
+        _shards[ThreadShardNumber.Current & _shardMask].ScheduleDeferred(target, dueMilliseconds, ref ticket);
+        NoteUnsealed();
+    }
 
     /// <summary>As <see cref="ScheduleAt(ITimerTarget, long)"/>, storing the ticket as <see cref="Schedule(ITimerTarget, long, ref TimerTicket)"/> does.</summary>
     public void ScheduleAt(ITimerTarget target, long dueTimestamp, ref TimerTicket ticket)
     {
-        var dueTick = (dueTimestamp + _resolutionUnits - 1) / _resolutionUnits;
+        var dueTick = (dueTimestamp + _tickUnits - 1) / _tickUnits;
         _shards[ThreadShardNumber.Current & _shardMask].Schedule(target, dueTick, ref ticket);
-        WakeDriverBy(dueTick * _resolutionUnits);
+        WakeDriverBy(dueTick * _tickUnits);
     }
 
     /// <summary>
@@ -220,9 +229,9 @@ internal sealed class TimerEngine
     /// </summary>
     public TimerTicket ScheduleAt(ITimerTarget target, long dueTimestamp)
     {
-        var dueTick = (dueTimestamp + _resolutionUnits - 1) / _resolutionUnits;
+        var dueTick = (dueTimestamp + _tickUnits - 1) / _tickUnits;
         var ticket = _shards[ThreadShardNumber.Current & _shardMask].Schedule(target, dueTick);
-        WakeDriverBy(dueTick * _resolutionUnits);
+        WakeDriverBy(dueTick * _tickUnits);
         return ticket;
     }
 
@@ -251,15 +260,23 @@ internal sealed class TimerEngine
     private TimeoutBucket AddBucket(TimerShard shard, long epoch, long dueMilliseconds)
     {
         var bucket = shard.AddBucket(epoch, dueMilliseconds, out var created);
-
-        // After the bucket is in the shard's unsealed list: a driver that cleared the flag before this add either
-        // sealed the shard after it, or finds the flag set again here and seals at its next half tick.
-        if (created && Volatile.Read(ref _sealPending) == 0 && Interlocked.CompareExchange(ref _sealPending, 1, 0) == 0)
+        if (created)
         {
-            WakeDriverBy(Interlocked.Read(ref _epochPublishedAt) + _halfTickUnits);
+            NoteUnsealed();
         }
 
         return bucket;
+    }
+
+    // Called after an unsealed entry was linked: a driver that cleared the flag before the link either sealed the shard
+    // after it, or finds the flag set again here and seals a tick after its last seal. In steady traffic the flag is
+    // already set: one read.
+    private void NoteUnsealed()
+    {
+        if (Volatile.Read(ref _sealPending) == 0 && Interlocked.CompareExchange(ref _sealPending, 1, 0) == 0)
+        {
+            WakeDriverBy(Interlocked.Read(ref _sealedAt) + _tickUnits);
+        }
     }
 
     /// <summary>The current timestamp of <see cref="Clock"/>; the production clock is read directly (a virtual call per schedule is measurable).</summary>
@@ -303,9 +320,11 @@ internal sealed class TimerEngine
         lock (_scanLock)
         {
             var now = Now();
-            if (Volatile.Read(ref _sealPending) != 0 && now - _epochPublishedAt >= _halfTickUnits)
+            var sealedNow = false;
+            if (Volatile.Read(ref _sealPending) != 0 && now - _sealedAt >= _tickUnits)
             {
                 now = PublishEpochAndSeal();
+                sealedNow = true;
             }
 
             var lateness = Metrics?.Lateness;
@@ -313,22 +332,23 @@ internal sealed class TimerEngine
             next = long.MaxValue;
             foreach (var shard in _shards)
             {
-                var nextTick = shard.Advance(now / _resolutionUnits, now / _halfTickUnits, _scratch, _expired, out var nextHalfTick, dueTimes, _resolutionUnits, _halfTickUnits);
-                next = Math.Min(next, UnitsOf(nextTick, _resolutionUnits));
-                next = Math.Min(next, UnitsOf(nextHalfTick, _halfTickUnits));
+                var nextTick = shard.Advance(now / _tickUnits, _scratch, _expired, dueTimes);
+                next = Math.Min(next, nextTick == long.MaxValue ? long.MaxValue : nextTick * _tickUnits);
             }
 
-            if (Volatile.Read(ref _sealPending) != 0)
+            if (sealedNow || Volatile.Read(ref _sealPending) != 0)
             {
-                next = Math.Min(next, _epochPublishedAt + _halfTickUnits);
+                // Traffic that needed this seal likely goes on: waking for the next one anyway spares its first
+                // scheduler a signal (at most one idle wake-up after the traffic stops).
+                next = Math.Min(next, _sealedAt + _tickUnits);
             }
 
             if (dueTimes is not null)
             {
                 // Outside the shard locks: a listener's callback never delays a scheduling thread.
-                foreach (var dueAt in dueTimes)
+                foreach (var dueTick in dueTimes)
                 {
-                    lateness!.Record((now - dueAt) * 1000.0 / Clock.Frequency);
+                    lateness!.Record((now - dueTick * _tickUnits) * 1000.0 / Clock.Frequency);
                 }
 
                 dueTimes.Clear();
@@ -384,24 +404,21 @@ internal sealed class TimerEngine
         return next;
     }
 
-    // Clears the flag, publishes the next epoch, then reads the clock: every caller that read the previous epoch did so
-    // before this reading, so the buckets sealed with it are due their timeout after each caller's call at the latest.
+    // Clears the flag, publishes the next token epoch, then seals every shard (each reads the clock under its lock): every
+    // caller that read the previous epoch did so before those readings (class doc, "Sealing").
     private long PublishEpochAndSeal()
     {
         Volatile.Write(ref _sealPending, 0);
         Interlocked.Increment(ref _epoch);
         var sealedAt = Now();
-        Interlocked.Exchange(ref _epochPublishedAt, sealedAt);
+        Interlocked.Exchange(ref _sealedAt, sealedAt);
         foreach (var shard in _shards)
         {
-            shard.Seal(sealedAt, _halfTickUnits, this);
+            shard.Seal(this, _tickUnits);
         }
 
-        return sealedAt;
+        return Now();
     }
-
-    // A wheel tick in clock units; long.MaxValue (an empty wheel) stays long.MaxValue.
-    private static long UnitsOf(long tick, long unitsPerTick) => tick == long.MaxValue ? long.MaxValue : tick * unitsPerTick;
 
     private void WakeDriver()
     {

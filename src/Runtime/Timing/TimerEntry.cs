@@ -14,7 +14,7 @@ internal sealed class TimerEntry
     /// <summary>Bumped every time the entry is released, so stale <see cref="TimerTicket"/>s no longer match.</summary>
     public int Generation;
 
-    /// <summary>The wheel tick at or after which the entry expires.</summary>
+    /// <summary>The wheel tick at or after which the entry expires; while unsealed (<see cref="TimerShard"/>), its delay in milliseconds.</summary>
     public long DueTick;
 
     /// <summary>The slot the entry is linked into, or -1 when it is not linked.</summary>

@@ -5,10 +5,17 @@ using System.Threading;
 namespace CoarseTimers.Timing;
 
 /// <summary>
-/// One stripe of the timer engine: its own lock, its own <see cref="TimingWheel"/> and its own pool of entries.
-/// Threads schedule into "their" shard (see <see cref="TimerEngine"/>); cancelling goes to the entry's own shard. No
-/// operation takes more than one shard's lock, and none takes a process-wide lock.
+/// One stripe of the timer engine: its own lock, its own <see cref="TimingWheel"/>, its own list of entries waiting to
+/// be sealed and its own pool of entries. Threads schedule into "their" shard (see <see cref="TimerEngine"/>);
+/// cancelling goes to the entry's own shard. No operation takes more than one shard's lock, and none takes a
+/// process-wide lock.
 /// </summary>
+/// <remarks>
+/// An entry scheduled by a delay (<see cref="ScheduleDeferred(ITimerTarget, long)"/>) is <em>unsealed</em>: it waits in
+/// a doubly-linked list with its delay, reading no clock, until the driver seals the shard (<see cref="Seal"/>: due its
+/// delay after a clock reading taken under this lock, so after the entry was linked; TimerEngine, "Sealing"). An entry
+/// scheduled at a time (<see cref="Schedule(ITimerTarget, long)"/>: periodic timers) goes into the wheel at once.
+/// </remarks>
 internal sealed class TimerShard
 {
     /// <summary>
@@ -26,6 +33,9 @@ internal sealed class TimerShard
     /// </summary>
     private const int BucketSlots = 64;
 
+    // TimerEntry.Slot of an entry in the unsealed list (-1: not linked anywhere; 0 and up: a wheel slot).
+    private const int UnsealedSlot = -2;
+
     private readonly TimeoutBucket?[] _buckets = new TimeoutBucket?[BucketSlots];
 
     // The shard's lock: a compare-exchange flag, not a Monitor. It is held for a few dozen instructions (link, unlink,
@@ -34,11 +44,11 @@ internal sealed class TimerShard
     private int _lock;
     private readonly TimingWheel _wheel;
 
-    // Timeout buckets in half ticks (TimerEngine, "Timeout tokens"): linked when sealed, never cancelled.
-    private readonly TimingWheel _tokenWheel;
-
-    // Buckets created since the driver last sealed this shard; guarded by _lock.
-    private readonly List<TimeoutBucket> _unsealed = new();
+    // Entries scheduled by a delay since the last seal, oldest first (sealed in that order, so a wheel slot holds them as
+    // if they had been scheduled there directly); their DueTick holds the delay in milliseconds.
+    private TimerEntry? _unsealed;
+    private TimerEntry? _unsealedTail;
+    private int _unsealedCount;
     private TimerEntry? _pool;
     private int _pooled;
 
@@ -47,14 +57,10 @@ internal sealed class TimerShard
     private long _fired;
     private long _cancelled;
 
-    public TimerShard(long currentTick, long currentHalfTick)
-    {
-        _wheel = new TimingWheel(currentTick);
-        _tokenWheel = new TimingWheel(currentHalfTick);
-    }
+    public TimerShard(long currentTick) => _wheel = new TimingWheel(currentTick);
 
-    /// <summary>Entries linked in this shard's wheels, and timeout buckets not sealed yet (racy outside the lock; exact under it).</summary>
-    public int PendingCount => _wheel.Count + _tokenWheel.Count + _unsealed.Count;
+    /// <summary>Entries linked in the wheel or waiting to be sealed (a racy read outside the lock; exact under it).</summary>
+    public int PendingCount => _wheel.Count + _unsealedCount;
 
     /// <summary>Entries linked since creation (racy read).</summary>
     public long ScheduledCount => Volatile.Read(ref _scheduled);
@@ -71,7 +77,10 @@ internal sealed class TimerShard
         Enter();
         try
         {
-            return ScheduleLocked(_wheel, target, dueTick);
+            var entry = Rent(target);
+            entry.DueTick = dueTick;
+            _wheel.Add(entry);
+            return new TimerTicket(entry, entry.Generation);
         }
         finally
         {
@@ -85,7 +94,10 @@ internal sealed class TimerShard
         Enter();
         try
         {
-            ticket = ScheduleLocked(_wheel, target, dueTick);
+            var entry = Rent(target);
+            entry.DueTick = dueTick;
+            _wheel.Add(entry);
+            ticket = new TimerTicket(entry, entry.Generation);
         }
         finally
         {
@@ -93,26 +105,35 @@ internal sealed class TimerShard
         }
     }
 
-    // Caller holds _lock.
-    private TimerTicket ScheduleLocked(TimingWheel wheel, ITimerTarget target, long dueTick)
+    /// <summary>Links a new unsealed entry for <paramref name="target"/>, due <paramref name="milliseconds"/> after its seal.</summary>
+    public TimerTicket ScheduleDeferred(ITimerTarget target, long milliseconds)
     {
-        var entry = _pool;
-        if (entry is null)
+        Enter();
+        try
         {
-            entry = new TimerEntry(this);
+            return ScheduleDeferredLocked(target, milliseconds);
         }
-        else
+        finally
         {
-            _pool = entry.Next;
-            entry.Next = null;
-            _pooled--;
+            Exit();
         }
+    }
 
-        entry.Target = target;
-        entry.DueTick = dueTick;
-        wheel.Add(entry);
-        _scheduled++;
-        return new TimerTicket(entry, entry.Generation);
+    /// <summary>
+    /// As <see cref="ScheduleDeferred(ITimerTarget, long)"/>, writing the ticket to <paramref name="ticket"/> before the
+    /// lock is released (so before the entry can be sealed, let alone expire).
+    /// </summary>
+    public void ScheduleDeferred(ITimerTarget target, long milliseconds, ref TimerTicket ticket)
+    {
+        Enter();
+        try
+        {
+            ticket = ScheduleDeferredLocked(target, milliseconds);
+        }
+        finally
+        {
+            Exit();
+        }
     }
 
     /// <summary>The cached bucket of <paramref name="epoch"/> and <paramref name="milliseconds"/>, or null; lock-free (a bucket's key never changes).</summary>
@@ -123,8 +144,8 @@ internal sealed class TimerShard
     }
 
     /// <summary>
-    /// The bucket of <paramref name="epoch"/> and <paramref name="milliseconds"/>, created and left for the driver to
-    /// seal if it is not cached yet (<paramref name="created"/>).
+    /// The bucket of <paramref name="epoch"/> and <paramref name="milliseconds"/>, created, cached and scheduled
+    /// unsealed if it is not cached yet (<paramref name="created"/>).
     /// </summary>
     public TimeoutBucket AddBucket(long epoch, long milliseconds, out bool created)
     {
@@ -140,7 +161,7 @@ internal sealed class TimerShard
             }
 
             bucket = new TimeoutBucket(epoch, milliseconds);
-            _unsealed.Add(bucket);
+            ScheduleDeferredLocked(bucket, milliseconds);
             Volatile.Write(ref slot, bucket);
             created = true;
             return bucket;
@@ -152,22 +173,117 @@ internal sealed class TimerShard
     }
 
     /// <summary>
-    /// Schedules every bucket created since the last seal, each due its timeout after <paramref name="sealedAt"/> (a
-    /// timestamp read after the epoch its callers read was replaced), rounded up to a half tick of
-    /// <paramref name="halfTickUnits"/> clock units.
+    /// Moves every unsealed entry into the wheel, due its delay after a clock reading taken now, under the lock (so after
+    /// every entry it moves was linked), rounded up to a tick of <paramref name="tickUnits"/> clock units. A retracted
+    /// target's entry is released instead.
     /// </summary>
-    public void Seal(long sealedAt, long halfTickUnits, TimerEngine engine)
+    public void Seal(TimerEngine engine, long tickUnits)
     {
         Enter();
         try
         {
-            foreach (var bucket in _unsealed)
+            if (_unsealed is null)
             {
-                var dueAt = sealedAt + engine.FromMilliseconds(bucket.Milliseconds);
-                ScheduleLocked(_tokenWheel, bucket, (dueAt + halfTickUnits - 1) / halfTickUnits);
+                return;
             }
 
-            _unsealed.Clear();
+            var sealedAt = engine.Now();
+            for (var entry = _unsealed; entry is not null;)
+            {
+                var next = entry.Next;
+                var milliseconds = entry.DueTick;
+                entry.Previous = null;
+                entry.Next = null;
+                entry.Slot = -1;
+                if (entry.Target is IRetractableTarget { IsRetracted: true })
+                {
+                    Release(entry);
+                    _cancelled++;
+                }
+                else
+                {
+                    entry.DueTick = (sealedAt + engine.FromMilliseconds(milliseconds) + tickUnits - 1) / tickUnits;
+                    _wheel.Add(entry);
+                }
+
+                entry = next;
+            }
+
+            _unsealed = null;
+            _unsealedTail = null;
+            _unsealedCount = 0;
+        }
+        finally
+        {
+            Exit();
+        }
+    }
+
+    /// <summary>
+    /// Unlinks the ticket's entry if it is still pending (sealed or not). Returns false when it already expired or was
+    /// cancelled: the shard lock decides the race between cancel and expiry, so exactly one of them wins.
+    /// </summary>
+    public bool Cancel(TimerTicket ticket)
+    {
+        var entry = ticket.Entry!;
+        Debug.Assert(ReferenceEquals(entry.Shard, this), "a ticket is cancelled on its entry's own shard");
+        Enter();
+        try
+        {
+            if (entry.Generation != ticket.Generation || entry.Slot == -1)
+            {
+                return false;
+            }
+
+            if (entry.Slot == UnsealedSlot)
+            {
+                UnlinkUnsealed(entry);
+            }
+            else
+            {
+                _wheel.Remove(entry);
+            }
+
+            Release(entry);
+            _cancelled++;
+            return true;
+        }
+        finally
+        {
+            Exit();
+        }
+    }
+
+    /// <summary>
+    /// Advances the wheel to <paramref name="nowTick"/>, appends (target, ticket) of every expired entry and releases
+    /// the entries; returns the tick of the next non-empty slot. <paramref name="dueTicks"/>, when given, receives the
+    /// due tick of each expired entry (for the lateness metric).
+    /// </summary>
+    public long Advance(long nowTick, List<TimerEntry> scratch, List<KeyValuePair<ITimerTarget, TimerTicket>> expired, List<long>? dueTicks = null)
+    {
+        Enter();
+        try
+        {
+            scratch.Clear();
+            _wheel.Advance(nowTick, scratch);
+            foreach (var entry in scratch)
+            {
+                if (entry.DueTick > nowTick)
+                {
+                    // Retracted (see TimingWheel.Advance): its target is done with it, so nothing is dispatched.
+                    Release(entry);
+                    _cancelled++;
+                    continue;
+                }
+
+                expired.Add(new KeyValuePair<ITimerTarget, TimerTicket>(entry.Target!, new TimerTicket(entry, entry.Generation)));
+                dueTicks?.Add(entry.DueTick);
+                Release(entry);
+                _fired++;
+            }
+
+            scratch.Clear();
+            return _wheel.NextOccupiedTick();
         }
         finally
         {
@@ -180,78 +296,72 @@ internal sealed class TimerShard
     private static int BucketSlot(long epoch, long milliseconds) =>
         (int)(((ulong)milliseconds * 0x9E3779B97F4A7C15UL >> 58) + (ulong)epoch) & (BucketSlots - 1);
 
-    /// <summary>
-    /// Unlinks the ticket's entry if it is still pending. Returns false when it already expired or was cancelled: the
-    /// shard lock decides the race between cancel and expiry, so exactly one of them wins.
-    /// </summary>
-    public bool Cancel(TimerTicket ticket)
+    // Caller holds _lock.
+    private TimerTicket ScheduleDeferredLocked(ITimerTarget target, long milliseconds)
     {
-        var entry = ticket.Entry!;
-        Debug.Assert(ReferenceEquals(entry.Shard, this), "a ticket is cancelled on its entry's own shard");
-        Enter();
-        try
+        var entry = Rent(target);
+        entry.DueTick = milliseconds;
+        entry.Slot = UnsealedSlot;
+        entry.Previous = _unsealedTail;
+        if (_unsealedTail is null)
         {
-            if (entry.Generation != ticket.Generation || entry.Slot < 0)
-            {
-                return false;
-            }
+            _unsealed = entry;
+        }
+        else
+        {
+            _unsealedTail.Next = entry;
+        }
 
-            _wheel.Remove(entry);
-            Release(entry);
-            _cancelled++;
-            return true;
-        }
-        finally
-        {
-            Exit();
-        }
+        _unsealedTail = entry;
+        _unsealedCount++;
+        return new TimerTicket(entry, entry.Generation);
     }
 
-    /// <summary>
-    /// Advances the wheel to <paramref name="nowTick"/> and the token wheel to <paramref name="nowHalfTick"/>, appends
-    /// (target, ticket) of every expired entry and releases the entries; returns the tick of the wheel's next non-empty
-    /// slot and, in <paramref name="nextHalfTick"/>, the token wheel's. <paramref name="dueTimes"/>, when given,
-    /// receives the due time of each expired entry in clock units (a tick is <paramref name="tickUnits"/>, a half tick
-    /// <paramref name="halfTickUnits"/>), for the lateness metric.
-    /// </summary>
-    public long Advance(long nowTick, long nowHalfTick, List<TimerEntry> scratch, List<KeyValuePair<ITimerTarget, TimerTicket>> expired, out long nextHalfTick, List<long>? dueTimes, long tickUnits, long halfTickUnits)
+    // Caller holds _lock: a free entry for target, counted as scheduled.
+    private TimerEntry Rent(ITimerTarget target)
     {
-        Enter();
-        try
+        var entry = _pool;
+        if (entry is null)
         {
-            Expire(_wheel, nowTick, scratch, expired, dueTimes, tickUnits);
-            Expire(_tokenWheel, nowHalfTick, scratch, expired, dueTimes, halfTickUnits);
-            nextHalfTick = _tokenWheel.NextOccupiedTick();
-            return _wheel.NextOccupiedTick();
+            entry = new TimerEntry(this);
         }
-        finally
+        else
         {
-            Exit();
+            _pool = entry.Next;
+            entry.Next = null;
+            _pooled--;
         }
+
+        entry.Target = target;
+        _scheduled++;
+        return entry;
     }
 
     // Caller holds _lock.
-    private void Expire(TimingWheel wheel, long nowTick, List<TimerEntry> scratch, List<KeyValuePair<ITimerTarget, TimerTicket>> expired, List<long>? dueTimes, long unitsPerTick)
+    private void UnlinkUnsealed(TimerEntry entry)
     {
-        scratch.Clear();
-        wheel.Advance(nowTick, scratch);
-        foreach (var entry in scratch)
+        if (entry.Previous is null)
         {
-            if (entry.DueTick > nowTick)
-            {
-                // Retracted (see TimingWheel.Advance): its target is done with it, so nothing is dispatched.
-                Release(entry);
-                _cancelled++;
-                continue;
-            }
-
-            expired.Add(new KeyValuePair<ITimerTarget, TimerTicket>(entry.Target!, new TimerTicket(entry, entry.Generation)));
-            dueTimes?.Add(entry.DueTick * unitsPerTick);
-            Release(entry);
-            _fired++;
+            _unsealed = entry.Next;
+        }
+        else
+        {
+            entry.Previous.Next = entry.Next;
         }
 
-        scratch.Clear();
+        if (entry.Next is null)
+        {
+            _unsealedTail = entry.Previous;
+        }
+        else
+        {
+            entry.Next.Previous = entry.Previous;
+        }
+
+        entry.Previous = null;
+        entry.Next = null;
+        entry.Slot = -1;
+        _unsealedCount--;
     }
 
     private void Enter() => SpinFlag.Enter(ref _lock);
@@ -261,7 +371,7 @@ internal sealed class TimerShard
     private void Release(TimerEntry entry)
     {
         Debug.Assert(Volatile.Read(ref _lock) != 0, "entries are released under the shard lock");
-        Debug.Assert(entry.Slot < 0 && entry.Previous is null && entry.Next is null, "only an unlinked entry is pooled");
+        Debug.Assert(entry.Slot == -1 && entry.Previous is null && entry.Next is null, "only an unlinked entry is pooled");
         entry.Generation++;
         entry.Target = null;
         if (_pooled < MaxPooledEntries)

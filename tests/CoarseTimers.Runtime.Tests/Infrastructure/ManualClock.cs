@@ -23,5 +23,15 @@ internal sealed class ManualClock : TimerClock
 
     public void Advance(TimeSpan by) => Interlocked.Add(ref _now, by.Ticks / 10);
 
+    /// <summary>Moves the clock to <paramref name="timestamp"/> (microseconds), if that is later.</summary>
+    public void AdvanceTo(long timestamp)
+    {
+        var now = Interlocked.Read(ref _now);
+        if (timestamp > now)
+        {
+            Interlocked.Add(ref _now, timestamp - now);
+        }
+    }
+
     public void AdvanceMilliseconds(double milliseconds) => Interlocked.Add(ref _now, (long)(milliseconds * 1000));
 }

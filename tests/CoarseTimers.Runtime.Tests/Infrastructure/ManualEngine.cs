@@ -6,11 +6,8 @@ namespace CoarseTimers.Tests.Infrastructure;
 /// <summary>An engine on a <see cref="ManualClock"/> with no driver thread: expiries run inline in <see cref="Advance"/>.</summary>
 internal sealed class ManualEngine
 {
-    private readonly double _halfTickMilliseconds;
-
     public ManualEngine(int resolutionMilliseconds = 10, int shardCount = 4)
     {
-        _halfTickMilliseconds = resolutionMilliseconds / 2.0;
         Clock = new ManualClock();
         Engine = new TimerEngine(
             new CoarseTimerOptions { Resolution = TimeSpan.FromMilliseconds(resolutionMilliseconds), ShardCount = shardCount },
@@ -25,26 +22,25 @@ internal sealed class ManualEngine
 
     public int Pending => Engine.PendingCount;
 
-    /// <summary>Moves time forward in one jump and runs whatever is due, as a driver that wakes only then would.</summary>
+    /// <summary>
+    /// Moves time forward as a timely driver sees it: it runs whatever is due now, then wakes exactly when the engine
+    /// asks (the next due tick, or the next seal while entries wait unsealed: TimerEngine, "Sealing"), up to the end.
+    /// </summary>
     public void Advance(double milliseconds)
     {
-        Clock.AdvanceMilliseconds(milliseconds);
+        var end = Clock.GetTimestamp() + (long)(milliseconds * 1000);
+        for (var next = Engine.ProcessDue(); next <= end; next = Engine.ProcessDue())
+        {
+            Clock.AdvanceTo(Math.Max(next, Clock.GetTimestamp() + 1));
+        }
+
+        Clock.AdvanceTo(end);
         Engine.ProcessDue();
     }
 
-    /// <summary>
-    /// Moves time forward as a timely driver sees it: in steps of at most a half tick, running whatever is due at each
-    /// (the driver wakes every half tick while timeout buckets wait to be sealed: TimerEngine, "Timeout tokens").
-    /// </summary>
-    public void Run(double milliseconds)
+    /// <summary>Moves time forward in one jump and runs whatever is due then, as a driver that woke only now (descheduled, or late).</summary>
+    public void Jump(double milliseconds)
     {
-        while (milliseconds > _halfTickMilliseconds)
-        {
-            Clock.AdvanceMilliseconds(_halfTickMilliseconds);
-            Engine.ProcessDue();
-            milliseconds -= _halfTickMilliseconds;
-        }
-
         Clock.AdvanceMilliseconds(milliseconds);
         Engine.ProcessDue();
     }
