@@ -14,7 +14,7 @@ namespace CoarseTimers.Tests;
 /// </summary>
 public class SealingTests
 {
-    public static TheoryData<string> Kinds => new() { "source", "CancelAfter", "linked CancelAfter", "Delay", "token" };
+    public static TheoryData<string> Kinds => new() { "source", "CancelAfter", "linked CancelAfter", "Delay", "token", "one-shot Timer", "one-shot Timer.Change" };
 
     [Theory]
     [MemberData(nameof(Kinds))]
@@ -116,6 +116,14 @@ public class SealingTests
                 linked.CancelAfter(delay);
                 linked.Token.Register(Done);
                 owned = linked;
+                break;
+            case "one-shot Timer":
+                owned = new CoarseTimer(engine.Engine, _ => Done(), null, delay, Timeout.Infinite, false);
+                break;
+            case "one-shot Timer.Change":
+                var changed = new CoarseTimer(engine.Engine, _ => Done(), null, Timeout.Infinite, Timeout.Infinite, false);
+                changed.Change(delay, Timeout.Infinite);
+                owned = changed;
                 break;
             case "Delay":
                 DelayPromise.Start(engine.Engine, delay, CancellationToken.None).ContinueWith(_ => Done(), TaskContinuationOptions.ExecuteSynchronously);

@@ -12,7 +12,8 @@ namespace CoarseTimers.Timing;
 /// The core counts its own running callbacks under its flag, so disposing waits for them without scanning shards
 /// (the del_timer_sync lesson: remember where the work runs).
 /// A periodic timer counts each period from the previous due time (<see cref="_dueTimestamp"/>), as the BCL's does,
-/// so pool latency and tick rounding do not accumulate from one period to the next.
+/// so pool latency and tick rounding do not accumulate from one period to the next; a one-shot timer is scheduled by
+/// its delay and reads no clock.
 /// </summary>
 internal sealed class TimerCore : ITimerTarget
 {
@@ -269,8 +270,19 @@ internal sealed class TimerCore : ITimerTarget
     private void Schedule(long dueTime, long period)
     {
         _periodMilliseconds = unchecked((uint)period);
-        if (dueTime != Timeout.Infinite)
+        if (dueTime == Timeout.Infinite)
         {
+            return;
+        }
+
+        if (period is 0 or Timeout.Infinite)
+        {
+            // A one-shot timer needs no due time of its own: scheduled by its delay, it reads no clock (TimerEngine, "Sealing").
+            _engine.Schedule(this, dueTime, ref _ticket);
+        }
+        else
+        {
+            // A periodic timer counts each period from this due time, so it needs the time itself.
             _dueTimestamp = _engine.Now() + _engine.FromMilliseconds(dueTime);
             _engine.ScheduleAt(this, _dueTimestamp, ref _ticket);
         }
