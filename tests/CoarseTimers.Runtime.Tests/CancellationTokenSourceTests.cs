@@ -127,8 +127,9 @@ public class CancellationTokenSourceTests
         source.CancelAfter(10);
         Assert.Equal(1, engine.Pending);
 
-        // 512 slots of 10 ms: the driver visits the entry's slot within 5.12 s and drops it without expiring it.
-        for (var elapsed = 0; elapsed < TimingWheel.SlotCount * 10; elapsed += 10)
+        // 1,024 slots of 5 ms (half the resolution): the driver visits the entry's slot within 5.12 s and drops it
+        // without expiring it.
+        for (var elapsed = 0; elapsed < TimingWheel.SlotCount * 5; elapsed += 10)
         {
             engine.Advance(10);
         }

@@ -72,11 +72,11 @@ public class TimingWheelTests
         var soon = new RecordingTarget();
         var later = new RecordingTarget();
         engine.Engine.Schedule(soon, 100);
-        engine.Engine.Schedule(later, 100 + TimingWheel.SlotCount * 10);
+        engine.Engine.Schedule(later, 100 + TimingWheel.SlotCount * 5); // one revolution of 5 ms ticks later: the same slot
 
         engine.Advance(110);
         Assert.Equal((1, 0), (soon.Count, later.Count));
-        engine.Advance(TimingWheel.SlotCount * 10);
+        engine.Advance(TimingWheel.SlotCount * 5);
         Assert.Equal((1, 1), (soon.Count, later.Count));
     }
 
@@ -109,12 +109,12 @@ public class TimingWheelTests
 
         var shard = new TimerShard(100);
         var early = new TimerEntry(shard) { DueTick = 170 };
-        var late = new TimerEntry(shard) { DueTick = 900 };
+        var late = new TimerEntry(shard) { DueTick = 400 + TimingWheel.SlotCount }; // beyond one revolution
         wheel.Add(late);
         wheel.Add(early);
         Assert.Equal(170, wheel.NextOccupiedTick());
         wheel.Remove(early);
-        Assert.Equal(900 - TimingWheel.SlotCount, wheel.NextOccupiedTick());
+        Assert.Equal(400, wheel.NextOccupiedTick()); // its slot's next visit: a lower bound, a revolution early
         wheel.Remove(late);
         Assert.Equal(long.MaxValue, wheel.NextOccupiedTick());
     }

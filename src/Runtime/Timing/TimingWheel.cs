@@ -15,10 +15,11 @@ namespace CoarseTimers.Timing;
 internal sealed class TimingWheel
 {
     /// <summary>
-    /// Slots per wheel. 512 slots at the default 10 ms resolution is a 5.12 s revolution: the common 1–5 s timeouts are
-    /// found in one visit, and a 30 s timeout is skipped about 6 times before it fires or, far more often, is cancelled.
+    /// Slots per wheel. 1,024 slots of the default 5 ms tick (half the 10 ms resolution: TimerEngine) is a 5.12 s
+    /// revolution: the common 1–5 s timeouts are found in one visit, and a 30 s timeout is skipped about 6 times before
+    /// it fires or, far more often, is cancelled. 8 KB of slot heads per shard.
     /// </summary>
-    public const int SlotCount = 512;
+    public const int SlotCount = 1024;
     private const int SlotMask = SlotCount - 1;
 
     private readonly TimerEntry?[] _heads = new TimerEntry?[SlotCount];
