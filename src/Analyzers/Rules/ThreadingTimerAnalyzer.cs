@@ -35,8 +35,7 @@ public sealed class ThreadingTimerAnalyzer : CoarseTimersAnalyzer
         var dueTime = creation.Arguments.ArgumentFor(2);
         // A one-shot timer used as a timeout (disposed by its creator, or made by a factory) is per operation (rule 3).
         // The due time paces a loop that creates one timer per period.
-        var period = creation.Arguments.ArgumentFor(3);
-        var lifetime = TimerLifetime.OfTimer(creation, TimerLifetime.IsInfinite(period, rule.Symbols) ? -1 : TimeoutConstants.Milliseconds(period, rule.Symbols));
+        var lifetime = TimerLifetime.OfTimer(creation, TimerLifetime.PeriodOf(creation.Arguments.ArgumentFor(3), rule.Symbols));
         var rules = HotPathRules.LoopsDelegatesDeclared | (lifetime is null ? HotPathRules.None : HotPathRules.PerOperationTimeout);
         var reason = HotPathModel.Reason(creation, context.ContainingSymbol, rule.Symbols, rule.Settings(creation.Syntax.SyntaxTree),
             rules, TimeoutConstants.Milliseconds(dueTime, rule.Symbols), lifetime, context.CancellationToken);

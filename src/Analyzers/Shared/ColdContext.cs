@@ -24,7 +24,7 @@ internal static class ColdContext
     /// </summary>
     private static readonly ImmutableHashSet<string> s_lifecycleWords = ImmutableHashSet.Create(
         StringComparer.Ordinal,
-        "Start", "Started", "Starting", "Startup", "Restart", "Init", "Initialize", "Initialization", "Bootstrap", "Warmup", "Ready",
+        "Start", "Started", "Starting", "Startup", "Restart", "Init", "Initialize", "Initialized", "Initialization", "Bootstrap", "Warmup", "Ready",
         "Connect", "Reconnect", "Disconnect", "Stop", "Stopping", "Stopped", "Shutdown", "Dispose", "Disposing", "Close", "Closing",
         "Drain", "Draining", "Teardown", "Terminate", "Termination", "Cleanup", "Purge", "Specialize", "Specialization");
 
@@ -38,6 +38,13 @@ internal static class ColdContext
     private static readonly ImmutableHashSet<string> s_lifecycleVerbs = ImmutableHashSet.Create(
         StringComparer.Ordinal, "Connect", "Reconnect", "Disconnect", "Init", "Initialize", "Bootstrap", "Warmup", "Shutdown", "Teardown", "Terminate",
         "Specialize");
+
+    /// <summary>Words naming configuration, in a member that handles its change (<see cref="RareEvent"/>).</summary>
+    private static readonly ImmutableHashSet<string> s_configurationWords = ImmutableHashSet.Create(StringComparer.Ordinal, "Config", "Configuration");
+
+    /// <summary>Words naming a change, with a configuration word (<see cref="RareEvent"/>).</summary>
+    private static readonly ImmutableHashSet<string> s_changeWords = ImmutableHashSet.Create(
+        StringComparer.Ordinal, "Change", "Changed", "Changes", "Update", "Updated", "Reload", "Reloaded");
 
     /// <summary>Words that make a whole type lifecycle code wherever they stand: <c>ConnectContext</c>, <c>StartupHook</c>.</summary>
     private static readonly ImmutableHashSet<string> s_lifecycleTypeWords = ImmutableHashSet.Create(
@@ -56,10 +63,14 @@ internal static class ColdContext
     /// <summary>Why <paramref name="operation"/> runs rarely, or null when nothing says so.</summary>
     public static string? Reason(IOperation operation, ISymbol containingSymbol)
     {
+        var inLoop = false;
         for (var parent = operation.Parent; parent is not null; parent = parent.Parent)
         {
             switch (parent)
             {
+                case ILoopOperation:
+                    inLoop = true;
+                    break;
                 case ICatchClauseOperation:
                     return "failure path (catch block)";
                 case IAnonymousFunctionOperation when IsCancellationCallback(parent):
@@ -87,6 +98,11 @@ internal static class ColdContext
                      NamesLifecycle(method.Name))
             {
                 return $"lifecycle: {method.Name}";
+            }
+            else if (!inLoop && symbol is IMethodSymbol { MethodKind: MethodKind.Ordinary or MethodKind.ExplicitInterfaceImplementation or MethodKind.LocalFunction } named &&
+                     RareEvent(named.Name) is { } rare)
+            {
+                return $"{rare}: {named.Name}";
             }
             else if (symbol is IMethodSymbol { MethodKind: not MethodKind.AnonymousFunction } withParameters && LifecycleParameter(withParameters) is { } parameterType)
             {
@@ -165,6 +181,37 @@ internal static class ColdContext
         }
 
         return last >= 0 && (s_lifecycleWords.Contains(words[last]) || s_lifecycleVerbs.Contains(words[0]));
+    }
+
+    /// <summary>
+    /// What a member's name says about how often it runs, wherever the words stand: it handles a configuration change
+    /// (<c>ConfigUpdatedAsync</c>, <c>OnConfigurationChanged</c>, <c>ListenForConfigChanges</c>: reloads are rare), it
+    /// sweeps expired items (<c>DeleteExpiredPayloadsAsync</c>, <c>RemoveExpiredEntries</c>: housekeeping on a period),
+    /// or it probes (<c>ProbeDestinationAsync</c>: health probes run on a monitor's period). Null when none. Not applied
+    /// inside a loop of the member: what a sweep or a reload does per item is still per item.
+    /// </summary>
+    internal static string? RareEvent(string name)
+    {
+        var words = Words(name.Substring(name.LastIndexOf('.') + 1));
+        var configuration = false;
+        var change = false;
+        foreach (var word in words)
+        {
+            if (word is "Expired")
+            {
+                return "housekeeping sweep";
+            }
+
+            if (word is "Probe" or "Probing")
+            {
+                return "periodic probe";
+            }
+
+            configuration |= s_configurationWords.Contains(word);
+            change |= s_changeWords.Contains(word);
+        }
+
+        return configuration && change ? "configuration change" : null;
     }
 
     private static bool HasWord(string name, ImmutableHashSet<string> words)

@@ -53,18 +53,18 @@ internal static class TimerLifetime
     /// <summary>
     /// A <c>new Timer(...)</c> used as a timeout: held in a local that the creating code disposes (outside the timer's
     /// own callback: a timer that disposes itself in its callback is expected to fire), the resource of a <c>using</c>
-    /// around the work it watches, or returned by a factory method; with no finite constant period.
-    /// <paramref name="periodMilliseconds"/> is the constant period, if any.
+    /// around the work it watches, or returned by a factory method; unless its period is a positive constant (a
+    /// ticker). A factory that passes its caller's period through counts: requiring a provably one-shot period there
+    /// was tried and lost three per-call deadline factories of the corpus for one periodic one (docs/signal-quality.md).
     /// </summary>
-    public static string? OfTimer(IObjectCreationOperation creation, double? periodMilliseconds)
+    public static string? OfTimer(IObjectCreationOperation creation, TimerPeriod period)
     {
-        var storage = Storage.Of(creation);
-        if (periodMilliseconds is double period && period >= 0)
+        if (period == TimerPeriod.Repeats)
         {
             return null;
         }
 
-        if (storage is ILocalSymbol local)
+        if (Storage.Of(creation) is ILocalSymbol local)
         {
             return IsDisposedByCreator(creation, local) ? TimeoutTimer : null;
         }
@@ -76,6 +76,26 @@ internal static class TimerLifetime
         }
 
         return IsReturned(creation) ? FactoryTimeout : null;
+    }
+
+    /// <summary>
+    /// What the <c>period</c> argument of <c>new Timer(...)</c> says: absent (the callback-only constructor), infinite
+    /// or 0 disable repetition (as the BCL documents: <see cref="TimerPeriod.OneShot"/>); a positive constant repeats;
+    /// anything else is not known here.
+    /// </summary>
+    public static TimerPeriod PeriodOf(IOperation? period, KnownSymbols symbols)
+    {
+        if (period is null || IsInfinite(period, symbols))
+        {
+            return TimerPeriod.OneShot;
+        }
+
+        return TimeoutConstants.Milliseconds(period, symbols) switch
+        {
+            0 => TimerPeriod.OneShot,
+            > 0 => TimerPeriod.Repeats,
+            _ => TimerPeriod.Unknown,
+        };
     }
 
     /// <summary>

@@ -24,6 +24,8 @@ public partial class ThreadingTimerTests
     [InlineData("using var t = {|#0:new Timer(_ => { }, null, 100, -1)|};")]
     [InlineData("var t = {|#0:new Timer(_ => { }, null, TimeSpan.FromSeconds(5), Timeout.InfiniteTimeSpan)|}; try { } finally { t?.Dispose(); }")]
     [InlineData("Timer t = null; t = {|#0:new Timer(_ => { }, null, 100, Timeout.Infinite)|}; t.Dispose();")]
+    [InlineData("using var t = {|#0:new Timer(_ => { }, null, 100, 0)|};")]
+    [InlineData("using var t = {|#0:new Timer(_ => { }, null, TimeSpan.FromSeconds(5), TimeSpan.Zero)|};")]
     [InlineData("using ({|#0:new Timer(_ => { }, null, _field.GetHashCode(), _field.GetHashCode())|}) { }")]
     public Task One_shot_timer_disposed_by_its_creator_is_a_timeout(string body) =>
         Verify.VerifyAsync(Wrap(body), Expected("timeout timer disposed by the code that created it"));
@@ -37,13 +39,15 @@ public partial class ThreadingTimerTests
             static class Timers
             {
                 public static Timer Create(TimerCallback callback, TimeSpan dueTime, TimeSpan period) => {|#0:new Timer(callback, null, dueTime, period)|};
-                public static IDisposable Wrapped(TimerCallback callback, int dueTime) { return new Holder({|#1:new Timer(callback, null, dueTime, Timeout.Infinite)|}); }
+                public static IDisposable Wrapped(TimerCallback callback, int dueTime) { return new Holder({|#1:new Timer(callback, null, dueTime, 0)|}); }
+                public static Timer Disarmed(TimerCallback callback) => {|#2:new Timer(callback)|};
                 public static Timer Periodic(TimerCallback callback) => new Timer(callback, null, 1000, 1000);
                 sealed class Holder(IDisposable inner) : IDisposable { public void Dispose() => inner.Dispose(); }
             }
             """,
             Expected("timeout created by a factory method, per call"),
-            new DiagnosticResult(DiagnosticIds.ThreadingTimer, DiagnosticSeverity.Warning).WithLocation(1).WithArguments("timeout created by a factory method, per call"));
+            new DiagnosticResult(DiagnosticIds.ThreadingTimer, DiagnosticSeverity.Warning).WithLocation(1).WithArguments("timeout created by a factory method, per call"),
+            new DiagnosticResult(DiagnosticIds.ThreadingTimer, DiagnosticSeverity.Warning).WithLocation(2).WithArguments("timeout created by a factory method, per call"));
 
     [Fact]
     public Task Timer_factory_wrapping_in_an_unresolved_type_still_returns_a_timeout_per_call()
