@@ -3,6 +3,8 @@ using System.Collections.Generic;
 using System.Collections.Immutable;
 using CoarseTimers.Analyzers.Internals;
 using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp;
+using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Microsoft.CodeAnalysis.Operations;
 
 namespace CoarseTimers.Analyzers.Shared;
@@ -38,6 +40,15 @@ internal static class ColdContext
     private static readonly ImmutableHashSet<string> s_lifecycleVerbs = ImmutableHashSet.Create(
         StringComparer.Ordinal, "Connect", "Reconnect", "Disconnect", "Init", "Initialize", "Bootstrap", "Warmup", "Shutdown", "Teardown", "Terminate",
         "Specialize");
+
+    /// <summary>
+    /// Words that make a method or event a shutdown or exit hook when they stand anywhere in its name
+    /// (<c>RegisterExitAction</c>, <c>ProcessExit</c>, <c>OnStopping</c>): what is registered there runs once, at the end.
+    /// Event forms and Exit/Shutdown only: a plain <c>Start</c>, <c>Stop</c> or <c>Close</c> also names per-operation calls.
+    /// </summary>
+    private static readonly ImmutableHashSet<string> s_shutdownHookWords = ImmutableHashSet.Create(
+        StringComparer.Ordinal, "Exit", "Exiting", "Exited", "Shutdown", "Stopping", "Stopped", "Disposing", "Disposed", "Closing", "Closed",
+        "Terminating", "Terminated");
 
     /// <summary>Words naming configuration, in a member that handles its change (<see cref="RareEvent"/>).</summary>
     private static readonly ImmutableHashSet<string> s_configurationWords = ImmutableHashSet.Create(StringComparer.Ordinal, "Config", "Configuration");
@@ -75,6 +86,8 @@ internal static class ColdContext
                     return "failure path (catch block)";
                 case IAnonymousFunctionOperation when IsCancellationCallback(parent):
                     return "cancellation path (a CancellationToken.Register callback)";
+                case IAnonymousFunctionOperation when ShutdownCallbackOf(parent) is { } registration:
+                    return $"shutdown path (a callback of {registration})";
                 case ILocalFunctionOperation local when NamesLifecycle(local.Symbol.Name):
                     return $"lifecycle: {local.Symbol.Name}";
             }
@@ -149,6 +162,32 @@ internal static class ColdContext
         return callback.ConsumerSkippingDelegateCreation() is IArgumentOperation { Parent: IInvocationOperation { TargetMethod: { Name: "Register" or "UnsafeRegister" } register } } &&
                register.ContainingType is { Name: "CancellationToken", ContainingNamespace: { Name: "Threading", ContainingNamespace.Name: "System" } };
     }
+
+    /// <summary>
+    /// The name of the method or event <paramref name="callback"/> is registered with, when that name says shutdown or
+    /// exit (<see cref="s_shutdownHookWords"/>): passed as an argument (<c>Application.RegisterExitAction(code =&gt; ...)</c>,
+    /// <c>lifetime.OnStopping(() =&gt; ...)</c>) or added to an event (<c>AppDomain.CurrentDomain.ProcessExit += ...</c>).
+    /// </summary>
+    internal static string? ShutdownCallbackOf(IOperation callback)
+    {
+        // Read from the syntax, so a hook whose type the compilation cannot resolve (another project's
+        // `Application.RegisterExitAction`) still counts: only its name is needed.
+        var name = callback.Syntax.Parent switch
+        {
+            ArgumentSyntax { Parent: ArgumentListSyntax { Parent: InvocationExpressionSyntax invocation } } => RightmostName(invocation.Expression),
+            AssignmentExpressionSyntax assignment when assignment.IsKind(SyntaxKind.AddAssignmentExpression) && assignment.Right == callback.Syntax => RightmostName(assignment.Left),
+            _ => null,
+        };
+        return name is not null && HasWord(name, s_shutdownHookWords) ? name : null;
+    }
+
+    private static string? RightmostName(ExpressionSyntax expression) => expression switch
+    {
+        MemberAccessExpressionSyntax access => access.Name.Identifier.ValueText,
+        MemberBindingExpressionSyntax binding => binding.Name.Identifier.ValueText,
+        SimpleNameSyntax simple => simple.Identifier.ValueText,
+        _ => null,
+    };
 
     /// <summary>True when a segment of the assembly name ends in a test or benchmark word (<c>Foo.Tests</c>, <c>Foo.UnitTests</c>) or is test support (<c>Foo.TestCommon</c>).</summary>
     public static bool IsTestAssemblyName(string? assemblyName)

@@ -4,7 +4,10 @@ using Verify = CoarseTimers.Analyzers.Tests.Infrastructure.AnalyzerVerifier<Coar
 
 namespace CoarseTimers.Analyzers.Tests.Rules;
 
-/// <summary>Cold evidence from what a member's name says it handles: configuration changes, expiry sweeps, probes.</summary>
+/// <summary>
+/// Cold evidence from names: a member that handles a configuration change, sweeps expired items or probes; a callback
+/// registered with a shutdown or exit hook.
+/// </summary>
 public partial class TimeoutCancellationTokenSourceTests
 {
     [Fact]
@@ -45,4 +48,62 @@ public partial class TimeoutCancellationTokenSourceTests
             Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 2),
             Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 3),
             Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 4));
+
+    [Fact]
+    public Task Callbacks_registered_with_shutdown_or_exit_hooks_are_cold_and_other_callbacks_are_not() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Threading;
+            using System.Threading.Tasks;
+
+            static class Application
+            {
+                public static void RegisterExitAction(Action<int> action) { }
+                public static void OnStopping(Action action) { }
+                public static void OnRequest(Action action) { }
+                public static event EventHandler Exited;
+                public static event EventHandler Received;
+            }
+
+            class Host
+            {
+                void Configure(CancellationTokenSource cts)
+                {
+                    Application.RegisterExitAction(code => cts.CancelAfter(TimeSpan.FromSeconds(1)));
+                    Application.OnStopping(() => { using var grace = new CancellationTokenSource(5000); });
+                    Application.Exited += (_, _) => cts.CancelAfter(1000);
+                    Application.OnRequest(() => { using var timeout = {|#0:new CancellationTokenSource(5000)|}; });
+                    Application.Received += (_, _) => { using var timeout = {|#1:new CancellationTokenSource(5000)|}; };
+                    Task.Factory.StartNew(() => { using var timeout = {|#2:new CancellationTokenSource(5000)|}; });
+                }
+            }
+            """,
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 0),
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 1),
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 2));
+
+    [Fact]
+    public Task A_shutdown_hook_of_an_unresolved_type_still_counts()
+    {
+        var test = new Verify
+        {
+            TestCode = """
+                using System;
+                using System.Threading;
+
+                static class Program
+                {
+                    static void Main()
+                    {
+                        using var cts = new CancellationTokenSource();
+                        MissingApplication.RegisterExitAction(code => cts.CancelAfter(TimeSpan.FromSeconds(1)));
+                        MissingApplication.RegisterRequestAction(code => {|#0:cts.CancelAfter(TimeSpan.FromSeconds(1))|});
+                    }
+                }
+                """,
+        };
+        test.ExpectedDiagnostics.Add(Expected("CancelAfter", "per-operation timeout"));
+        test.CompilerDiagnostics = Microsoft.CodeAnalysis.Testing.CompilerDiagnostics.None;
+        return test.RunAsync();
+    }
 }
