@@ -105,14 +105,15 @@ public class EngineStressTests
         }
 
         /// <summary>
-        /// Schedules and records the clock exactly as the engine read it (the clock moves on another thread meanwhile):
-        /// a time read before the call would be earlier and hide an expiry that is early by less than the difference.
+        /// Records the clock just before scheduling: the call's start, which never-early is measured from. Scheduling by a
+        /// delay reads no clock (the driver seals the entry later, due its delay after a reading under the shard lock:
+        /// TimerEngine, "Sealing"), so there is no engine reading to compare with, and a thread-static "last read" would
+        /// be another test's clock.
         /// </summary>
         public void Schedule(TimerEngine engine)
         {
-            var ticket = engine.Schedule(this, DelayMilliseconds);
-            _scheduledAt = ManualClock.LastReadOnThisThread;
-            Ticket = ticket;
+            _scheduledAt = _clock.GetTimestamp();
+            Ticket = engine.Schedule(this, DelayMilliseconds);
         }
 
         public int DelayMilliseconds { get; }

@@ -7,19 +7,13 @@ namespace CoarseTimers.Tests.Infrastructure;
 /// <summary>A clock that moves only when told to, in microseconds, so wheel tests need no sleeps.</summary>
 internal sealed class ManualClock : TimerClock
 {
-    [ThreadStatic]
-    private static long s_lastRead;
-
     private long _now;
 
     public ManualClock(long startMicroseconds = 1_000_000) => _now = startMicroseconds;
 
     public override long Frequency => 1_000_000;
 
-    /// <summary>The value the last <see cref="GetTimestamp"/> on this thread returned: what the engine read in a Schedule.</summary>
-    public static long LastReadOnThisThread => s_lastRead;
-
-    public override long GetTimestamp() => s_lastRead = Interlocked.Read(ref _now);
+    public override long GetTimestamp() => Interlocked.Read(ref _now);
 
     public void Advance(TimeSpan by) => Interlocked.Add(ref _now, by.Ticks / 10);
 
