@@ -92,6 +92,9 @@ internal static class Anatomy
 
     private static void Piece(string name, Action action)
     {
+        // Past JIT tiering first, as the quick scenarios (benchmarks.md, "Warm-up"): without it the rounds time tier-0
+        // code of ours and of the BCL's pieces that are not precompiled (a plain `new object()` measured ~47 ns).
+        Scenarios.WarmUp(action);
         var best = double.MaxValue;
         var bytesBefore = AllocatedBytes();
         for (var round = 0; round < 5; round++)

@@ -169,7 +169,7 @@ internal static class Scenarios
     /// machine). Without this the first rounds time our unoptimized code against the BCL's precompiled code
     /// (docs/benchmarks.md, "Warm-up"). BenchmarkDotNet's warm-up does the same.
     /// </summary>
-    private static void WarmUp(Action operation)
+    internal static void WarmUp(Action operation)
     {
         for (var pass = 0; pass < 2; pass++)
         {
