@@ -107,23 +107,33 @@ internal static class ColdContext
                     return $"test code: {type.Name}";
                 }
             }
-            else if (symbol is IMethodSymbol { MethodKind: MethodKind.Ordinary or MethodKind.ExplicitInterfaceImplementation or MethodKind.LocalFunction } method &&
-                     NamesLifecycle(method.Name))
+            else if (symbol is IMethodSymbol { MethodKind: not MethodKind.AnonymousFunction } method && MemberReason(method, inLoop) is { } reason)
             {
-                return $"lifecycle: {method.Name}";
-            }
-            else if (!inLoop && symbol is IMethodSymbol { MethodKind: MethodKind.Ordinary or MethodKind.ExplicitInterfaceImplementation or MethodKind.LocalFunction } named &&
-                     RareEvent(named.Name) is { } rare)
-            {
-                return $"{rare}: {named.Name}";
-            }
-            else if (symbol is IMethodSymbol { MethodKind: not MethodKind.AnonymousFunction } withParameters && LifecycleParameter(withParameters) is { } parameterType)
-            {
-                return $"lifecycle: takes a {parameterType}";
+                return reason;
             }
         }
 
         return null;
+    }
+
+    // What a member's name or parameters say: a lifecycle step, a rare event (not for a site in a loop of the member:
+    // per item stays per item), or a lifecycle step's context.
+    private static string? MemberReason(IMethodSymbol method, bool siteInLoop)
+    {
+        if (method.MethodKind is MethodKind.Ordinary or MethodKind.ExplicitInterfaceImplementation or MethodKind.LocalFunction)
+        {
+            if (NamesLifecycle(method.Name))
+            {
+                return $"lifecycle: {method.Name}";
+            }
+
+            if (!siteInLoop && RareEvent(method.Name) is { } rare)
+            {
+                return $"{rare}: {method.Name}";
+            }
+        }
+
+        return LifecycleParameter(method) is { } parameterType ? $"lifecycle: takes a {parameterType}" : null;
     }
 
     /// <summary>

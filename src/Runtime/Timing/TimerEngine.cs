@@ -67,7 +67,7 @@ internal sealed class TimerEngine
     private readonly bool _inlineCallbacks;
     private readonly AutoResetEvent _wake = new(false);
     private readonly object _scanLock = new();
-    private readonly List<long> _expiredDueTimes = new();
+    private readonly List<long> _expiredDueTicks = new();
     private readonly object _driverStartLock = new();
     private readonly long _lingerMilliseconds;
     private readonly bool _stopwatchClock;
@@ -197,7 +197,7 @@ internal sealed class TimerEngine
     /// </summary>
     public TimerTicket Schedule(ITimerTarget target, long dueMilliseconds)
     {
-        var ticket = _shards[ThreadShardNumber.Current & _shardMask].ScheduleDeferred(target, dueMilliseconds);
+        var ticket = CurrentShard.ScheduleDeferred(target, dueMilliseconds);
         NoteUnsealed();
         return ticket;
     }
@@ -210,7 +210,7 @@ internal sealed class TimerEngine
     /// </summary>
     public void Schedule(ITimerTarget target, long dueMilliseconds, ref TimerTicket ticket)
     {
-        _shards[ThreadShardNumber.Current & _shardMask].ScheduleDeferred(target, dueMilliseconds, ref ticket);
+        CurrentShard.ScheduleDeferred(target, dueMilliseconds, ref ticket);
         NoteUnsealed();
     }
 
@@ -218,7 +218,7 @@ internal sealed class TimerEngine
     public void ScheduleAt(ITimerTarget target, long dueTimestamp, ref TimerTicket ticket)
     {
         var dueTick = (dueTimestamp + _tickUnits - 1) / _tickUnits;
-        _shards[ThreadShardNumber.Current & _shardMask].Schedule(target, dueTick, ref ticket);
+        CurrentShard.Schedule(target, dueTick, ref ticket);
         WakeDriverBy(dueTick * _tickUnits);
     }
 
@@ -230,7 +230,7 @@ internal sealed class TimerEngine
     public TimerTicket ScheduleAt(ITimerTarget target, long dueTimestamp)
     {
         var dueTick = (dueTimestamp + _tickUnits - 1) / _tickUnits;
-        var ticket = _shards[ThreadShardNumber.Current & _shardMask].Schedule(target, dueTick);
+        var ticket = CurrentShard.Schedule(target, dueTick);
         WakeDriverBy(dueTick * _tickUnits);
         return ticket;
     }
@@ -252,7 +252,7 @@ internal sealed class TimerEngine
     /// </summary>
     internal CancellationToken TimeoutToken(long epoch, long dueMilliseconds)
     {
-        var shard = _shards[ThreadShardNumber.Current & _shardMask];
+        var shard = CurrentShard;
         var bucket = shard.FindBucket(epoch, dueMilliseconds) ?? AddBucket(shard, epoch, dueMilliseconds);
         return bucket.Token;
     }
@@ -278,6 +278,9 @@ internal sealed class TimerEngine
             WakeDriverBy(Interlocked.Read(ref _sealedAt) + _tickUnits);
         }
     }
+
+    // The calling thread's shard: where it schedules (cancels go to the entry's own shard).
+    private TimerShard CurrentShard => _shards[ThreadShardNumber.Current & _shardMask];
 
     /// <summary>The current timestamp of <see cref="Clock"/>; the production clock is read directly (a virtual call per schedule is measurable).</summary>
     public long Now() => _stopwatchClock ? Stopwatch.GetTimestamp() : Clock.GetTimestamp();
@@ -309,9 +312,9 @@ internal sealed class TimerEngine
     public static bool Cancel(TimerTicket ticket) => !ticket.IsNone && ticket.Entry!.Shard.Cancel(ticket);
 
     /// <summary>
-    /// Seals the timeout buckets when their half tick has come, expires everything due now and dispatches it; returns
-    /// the clock time (units) of the next wake-up the driver needs, or <see cref="long.MaxValue"/>. The driver's loop
-    /// body, and the test seam with a manual clock.
+    /// Seals the unsealed entries when a tick has passed since the last seal (class doc, "Sealing"), expires everything due
+    /// now and dispatches it; returns the clock time (units) of the next wake-up the driver needs, or
+    /// <see cref="long.MaxValue"/>. The driver's loop body, and the test seam with a manual clock.
     /// </summary>
     internal long ProcessDue()
     {
@@ -328,11 +331,11 @@ internal sealed class TimerEngine
             }
 
             var lateness = Metrics?.Lateness;
-            var dueTimes = lateness is { Enabled: true } ? _expiredDueTimes : null;
+            var dueTicks = lateness is { Enabled: true } ? _expiredDueTicks : null;
             next = long.MaxValue;
             foreach (var shard in _shards)
             {
-                var nextTick = shard.Advance(now / _tickUnits, _scratch, _expired, dueTimes);
+                var nextTick = shard.Advance(now / _tickUnits, _scratch, _expired, dueTicks);
                 next = Math.Min(next, nextTick == long.MaxValue ? long.MaxValue : nextTick * _tickUnits);
             }
 
@@ -343,15 +346,15 @@ internal sealed class TimerEngine
                 next = Math.Min(next, _sealedAt + _tickUnits);
             }
 
-            if (dueTimes is not null)
+            if (dueTicks is not null)
             {
                 // Outside the shard locks: a listener's callback never delays a scheduling thread.
-                foreach (var dueTick in dueTimes)
+                foreach (var dueTick in dueTicks)
                 {
                     lateness!.Record((now - dueTick * _tickUnits) * 1000.0 / Clock.Frequency);
                 }
 
-                dueTimes.Clear();
+                dueTicks.Clear();
             }
 
             if (_scratch.Capacity > RetainedBufferCapacity)

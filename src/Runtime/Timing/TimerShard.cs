@@ -77,10 +77,7 @@ internal sealed class TimerShard
         Enter();
         try
         {
-            var entry = Rent(target);
-            entry.DueTick = dueTick;
-            _wheel.Add(entry);
-            return new TimerTicket(entry, entry.Generation);
+            return ScheduleLocked(target, dueTick);
         }
         finally
         {
@@ -94,10 +91,7 @@ internal sealed class TimerShard
         Enter();
         try
         {
-            var entry = Rent(target);
-            entry.DueTick = dueTick;
-            _wheel.Add(entry);
-            ticket = new TimerTicket(entry, entry.Generation);
+            ticket = ScheduleLocked(target, dueTick);
         }
         finally
         {
@@ -295,6 +289,15 @@ internal sealed class TimerShard
     // buckets of one timeout in consecutive epochs sit in consecutive slots.
     private static int BucketSlot(long epoch, long milliseconds) =>
         (int)(((ulong)milliseconds * 0x9E3779B97F4A7C15UL >> 58) + (ulong)epoch) & (BucketSlots - 1);
+
+    // Caller holds _lock.
+    private TimerTicket ScheduleLocked(ITimerTarget target, long dueTick)
+    {
+        var entry = Rent(target);
+        entry.DueTick = dueTick;
+        _wheel.Add(entry);
+        return new TimerTicket(entry, entry.Generation);
+    }
 
     // Caller holds _lock.
     private TimerTicket ScheduleDeferredLocked(ITimerTarget target, long milliseconds)
