@@ -2,16 +2,17 @@ using System;
 using System.Diagnostics;
 using System.Threading;
 using CoarseTimers.Timing;
-using CoarseTimers.Waiting;
 
 namespace CoarseTimers;
 
 /// <summary>
 /// Drop-in replacement for <see cref="SpinWait.SpinUntil(Func{bool})"/> and its overloads: same arguments, checks,
 /// return values and meaning of the timeout. It spins for a bounded time (<see cref="SpinBudget"/>, microseconds: the
-/// cost of a context switch), then blocks without burning CPU: first for about as long as recent waits took (at most
-/// <c>MaxFirstBlockMilliseconds</c>), then re-evaluating the condition on a shared wake-up every poll interval (1 ms by default). It never calls <c>Thread.Sleep(1)</c>, which sleeps a whole clock tick (15.6 ms on
-/// Windows) and turns a 2 ms wait into 15 ms.
+/// cost of a context switch), then blocks without burning CPU in timed waits of its own thread: the first until about
+/// when recent waits came true (at most <c>MaxFirstBlockMilliseconds</c>), so a wait of the usual length wakes once,
+/// then every <c>PollMilliseconds</c> (1 ms) until the condition is true. No timer, no event and no allocation per wait
+/// (one event per thread, reused). It never calls <c>Thread.Sleep(1)</c>, which sleeps a whole clock tick (15.6 ms
+/// on Windows) and turns a 2 ms wait into 15 ms.
 /// </summary>
 public static class SpinThenBlock
 {
@@ -23,33 +24,54 @@ public static class SpinThenBlock
     public static readonly TimeSpan SpinBudget = TimeSpan.FromTicks(100);
 
     /// <summary>
-    /// The longest first block, in milliseconds. A wait that goes on past the spin phase first blocks for about as long
-    /// as recent blocked waits lasted (a process-wide estimate, see <c>s_typicalBlockedTimestamps</c>), capped here, then polls every
-    /// <c>WaiterTicker.Interval</c> (1 ms). Waits of regular length (the 2 ms of field report 5 in docs/field-reports.md) then cost one wake-up instead of
-    /// two or three; a wait that ends sooner than usual overshoots by at most this much.
+    /// The longest first block, in milliseconds. A wait that goes on past the spin phase first blocks until about when
+    /// recent waits came true (a process-wide estimate, see <c>s_typicalWaitTimestamps</c>), capped here, then polls every
+    /// <see cref="PollMilliseconds"/>. Waits of regular length (the 2 ms of field report 5 in docs/field-reports.md) then
+    /// cost one wake-up; a wait that ends sooner than usual overshoots by at most this much.
     /// </summary>
     internal const int MaxFirstBlockMilliseconds = 4;
 
-    // How long the first block should last, in Stopwatch units: set to how long a wait that needed the poll lasted,
-    // shortened by 1/8 ms after each wait the first block was long enough for, so it tracks the usual wait from above
-    // and below. Racy updates are harmless.
-    private static long s_typicalBlockedTimestamps;
+    /// <summary>
+    /// How often a wait the first block was too short for re-evaluates its condition: 1 ms, the finest timed wait the
+    /// platform offers and what Thread.Sleep(1) takes on Linux, so a blocked waiter notices no later than SpinWait would.
+    /// On Windows a timed wait is rounded up to the system clock tick (docs/runtime.md, "SpinThenBlock on Windows").
+    /// </summary>
+    internal const int PollMilliseconds = 1;
 
+    // How long a wait usually takes from its call until its condition is true, in Stopwatch units: set to how long a
+    // wait that needed polling lasted, and shortened by s_shortenStepTimestamps after each wait the first block was long
+    // enough for, so it tracks the usual wait from above and below. Racy updates are harmless.
+    private static long s_typicalWaitTimestamps;
+
+    // 1/32 ms: the first block is whole milliseconds rounded to nearest, so from a learnt estimate a regular wait is
+    // served with one wake-up about 16 times before the estimate drops half a millisecond and one wait polls again (two
+    // wake-ups). Waits that become shorter are tracked down at 1 ms per 32 waits, overshooting meanwhile by at most
+    // MaxFirstBlockMilliseconds.
+    private static readonly long s_shortenStepTimestamps = Math.Max(1, Stopwatch.Frequency / 32_000);
+
+    // A per-thread event nobody sets: a timed block without Thread.Sleep. An event, not Monitor.Wait on a private
+    // object: on Mono a timed Monitor.Wait creates and destroys a wait event each time (~85-115 µs of CPU per 2 ms wait
+    // measured, against ~35-60 µs for an event's timed wait); on .NET 10 both cost the same (~30 µs).
     [ThreadStatic]
-    private static object? s_threadGate;
+    private static AutoResetEvent? s_threadGate;
 
     private static readonly long s_spinBudgetTimestamps = Math.Max(1, Stopwatch.Frequency * SpinBudget.Ticks / TimeSpan.TicksPerSecond);
 
-    private static int FirstBlockMilliseconds(long deadline, long now)
+    /// <summary>
+    /// The first block: whole milliseconds, rounded to nearest, from <paramref name="elapsedTimestamps"/> into the wait
+    /// until the typical wait's end, between 0 and <see cref="MaxFirstBlockMilliseconds"/>. Monitor.Wait takes whole
+    /// milliseconds, and rounding up would add most of a millisecond to every wait.
+    /// </summary>
+    internal static int FirstBlockMilliseconds(long typicalTimestamps, long elapsedTimestamps, long frequency)
     {
-        var typical = Volatile.Read(ref s_typicalBlockedTimestamps);
-        var milliseconds = (int)Math.Min(MaxFirstBlockMilliseconds, typical * 1000 / Stopwatch.Frequency);
-        return deadline == long.MaxValue ? milliseconds : (int)Math.Min(milliseconds, StopwatchClock.Instance.ToMillisecondsCeiling(Math.Max(0, deadline - now)));
+        var left = Math.Max(0, typicalTimestamps - elapsedTimestamps);
+        var milliseconds = ((left * 1000) + (frequency / 2)) / frequency;
+        return (int)Math.Min(MaxFirstBlockMilliseconds, milliseconds);
     }
 
-    private static void Learn(long blockedAt) => Volatile.Write(ref s_typicalBlockedTimestamps, Stopwatch.GetTimestamp() - blockedAt);
+    private static void Learn(long waitedTimestamps) => Volatile.Write(ref s_typicalWaitTimestamps, waitedTimestamps);
 
-    private static void Shorten() => Volatile.Write(ref s_typicalBlockedTimestamps, Math.Max(0, Volatile.Read(ref s_typicalBlockedTimestamps) - (Stopwatch.Frequency / 8000)));
+    private static void Shorten() => Volatile.Write(ref s_typicalWaitTimestamps, Math.Max(0, Volatile.Read(ref s_typicalWaitTimestamps) - s_shortenStepTimestamps));
 
     /// <summary>Spins, then blocks, until <paramref name="condition"/> is true.</summary>
     public static void SpinUntil(Func<bool> condition) => SpinUntil(condition, Timeout.Infinite);
@@ -95,35 +117,35 @@ public static class SpinThenBlock
             SpinOnceWithoutSleep.Step(ref spinner);
         }
 
-        // First block: about as long as recent blocked waits lasted, so that a wait of the usual length wakes once.
-        var blockedAt = Stopwatch.GetTimestamp();
-        var firstBlock = FirstBlockMilliseconds(deadline, blockedAt);
-        if (firstBlock > 0)
-        {
-            var gate = s_threadGate ??= new object();
-            lock (gate)
-            {
-                // Nobody pulses this thread's gate: a timed block without Thread.Sleep.
-                Monitor.Wait(gate, firstBlock);
-            }
-
-            if (condition())
-            {
-                // Long enough, maybe too long: try a little shorter next time.
-                Shorten();
-                return true;
-            }
-        }
-
-        // Then wait for the shared pulse (or the deadline), and look again.
-        var ticker = WaiterTicker.Shared;
+        // Blocked phase: a timed wait of this thread's own (no timer, no Thread.Sleep). The first lasts until about when
+        // recent waits came true, so a wait of the usual length wakes once; later ones poll every PollMilliseconds.
+        var gate = s_threadGate ??= new AutoResetEvent(initialState: false);
+        var firstBlock = true;
         while (true)
         {
-            var remaining = deadline == long.MaxValue ? Timeout.Infinite : (int)Math.Min(int.MaxValue, StopwatchClock.Instance.ToMillisecondsCeiling(deadline - Stopwatch.GetTimestamp()));
-            ticker.WaitForPulse(Math.Max(remaining, deadline == long.MaxValue ? Timeout.Infinite : 0));
+            var now = Stopwatch.GetTimestamp();
+            var milliseconds = firstBlock ? FirstBlockMilliseconds(Volatile.Read(ref s_typicalWaitTimestamps), now - start, Stopwatch.Frequency) : PollMilliseconds;
+            if (deadline != long.MaxValue)
+            {
+                milliseconds = (int)Math.Min(milliseconds, StopwatchClock.Instance.ToMillisecondsCeiling(Math.Max(0, deadline - now)));
+            }
+
+            if (milliseconds > 0)
+            {
+                gate.WaitOne(milliseconds);
+            }
+
             if (condition())
             {
-                Learn(blockedAt);
+                if (firstBlock)
+                {
+                    Shorten();
+                }
+                else
+                {
+                    Learn(Stopwatch.GetTimestamp() - start);
+                }
+
                 return true;
             }
 
@@ -131,6 +153,8 @@ public static class SpinThenBlock
             {
                 return false;
             }
+
+            firstBlock = false;
         }
     }
 }

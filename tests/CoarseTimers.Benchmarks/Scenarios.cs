@@ -341,7 +341,7 @@ internal static class Scenarios
         var overshoot = new double[waits];
         for (var i = 0; i < 50; i++)
         {
-            // Warm-up: compiles the path and starts the waiter's shared wake-up before CPU is counted.
+            // Warm-up: compiles the path and teaches the first block the wait's length before CPU is counted.
             var warm = Stopwatch.GetTimestamp() + (long)(afterMicroseconds * Stopwatch.Frequency / 1_000_000);
             spin(() => Stopwatch.GetTimestamp() >= warm, TimeSpan.FromSeconds(10));
         }

@@ -373,7 +373,7 @@ internal sealed class TimerEngine
             _spare = null;
         }
 
-        // Outside every lock: a callback run inline (tests, the waiters' pulse) may schedule, cancel, or even scan.
+        // Outside every lock: a callback run inline (tests) may schedule, cancel, or even scan.
         foreach (var item in expired)
         {
             if (_inlineCallbacks)
@@ -437,7 +437,7 @@ internal sealed class TimerEngine
         }
         else if (driver == Thread.CurrentThread)
         {
-            // A callback run inline by the driver (the waiter ticker's periodic pulse) rescheduled: the driver's publish
+            // A callback run inline by the driver (an engine with inline callbacks) rescheduled: the driver's publish
             // will fail on the tick just written and it scans again, so signalling itself would only cost a syscall.
             return;
         }

@@ -1,8 +1,8 @@
 using System;
+using System.Diagnostics;
 using System.Threading;
 using System.Threading.Tasks;
 using CoarseTimers.Tests.Infrastructure;
-using CoarseTimers.Waiting;
 using Xunit;
 
 namespace CoarseTimers.Tests.Waiting;
@@ -40,10 +40,11 @@ public class SpinThenBlockTests
     }
 
     [Fact]
-    public void Times_out_with_false_and_leaves_no_waiter_blocked()
+    public void Times_out_with_false_at_or_after_the_deadline()
     {
+        var watch = Stopwatch.StartNew();
         Assert.False(SpinThenBlock.SpinUntil(() => false, TimeSpan.FromMilliseconds(5)));
-        Assert.Equal(0, WaiterTicker.Shared.BlockedCount);
+        Assert.True(watch.Elapsed >= TimeSpan.FromMilliseconds(5), $"returned after {watch.Elapsed.TotalMilliseconds} ms");
     }
 
     [Fact]
@@ -57,69 +58,41 @@ public class SpinThenBlockTests
         });
         Assert.True(SpinThenBlock.SpinUntil(() => Volatile.Read(ref flag) == 1, TimeSpan.FromSeconds(30)));
         await setter;
-        Assert.Equal(0, WaiterTicker.Shared.BlockedCount);
     }
 
     [Fact]
-    public async Task The_ticker_pulses_blocked_waiters_and_stops_once_none_is_left()
+    public async Task Polls_past_the_longest_first_block_until_the_condition_is_true()
     {
-        var engine = new ManualEngine(resolutionMilliseconds: 1);
-        var ticker = new WaiterTicker(engine.Engine, TimeSpan.FromMilliseconds(1));
-        Assert.Equal(0, engine.Pending);
-
-        // No limit on the wait: only a pulse returns it.
-        var waiter = Task.Run(() => ticker.WaitForPulse(Timeout.Infinite));
-        Assert.True(SpinWait.SpinUntil(() => ticker.BlockedCount == 1, TimeSpan.FromSeconds(30)));
-        Assert.Equal(1, engine.Pending);
-        while (!waiter.IsCompleted)
+        // True well after the first block (at most MaxFirstBlockMilliseconds) ends: only the polling phase can see it.
+        var flag = 0;
+        var setter = Task.Run(async () =>
         {
-            engine.Advance(1);
-            await Task.Delay(1);
-        }
-
-        await waiter;
-        Assert.Equal(0, ticker.BlockedCount);
-
-        // With nobody blocked the pulse is renewed a few times (for the next wait of a frequent waiter), then stops.
-        Assert.Equal(1, engine.Pending);
-        for (var pulse = 0; pulse <= WaiterTicker.IdlePulsesBeforeStop; pulse++)
-        {
-            engine.Advance(1);
-        }
-
-        Assert.Equal(0, engine.Pending);
+            await Task.Delay(3 * SpinThenBlock.MaxFirstBlockMilliseconds);
+            Volatile.Write(ref flag, 1);
+        });
+        Assert.True(SpinThenBlock.SpinUntil(() => Volatile.Read(ref flag) == 1, Timeout.Infinite));
+        await setter;
     }
 
-#if !COARSE_NETFRAMEWORK
-    // Reachability is asserted on .NET only: Mono's conservative collector cannot be made to prove an object unreachable.
-    [Fact]
-    public void The_ticker_keeps_no_ExecutionContext_of_its_callers()
+    [Theory]
+    [InlineData(2.09, 0.01, 2)] // a learnt 2 ms wait, blocked after the spin: one wake-up just after it comes true
+    [InlineData(2.49, 0.01, 2)] // rounded to nearest, not up: at most half a millisecond early, then it polls
+    [InlineData(2.60, 0.01, 3)]
+    [InlineData(1.40, 0.01, 1)]
+    [InlineData(0.40, 0.01, 0)] // shorter than half a millisecond: straight to polling
+    [InlineData(1.00, 2.00, 0)] // already past the typical wait
+    [InlineData(50.0, 0.01, SpinThenBlock.MaxFirstBlockMilliseconds)] // capped
+    public void The_first_block_lasts_until_about_when_recent_waits_came_true(double typicalMs, double elapsedMs, int expected)
     {
-        var engine = new ManualEngine(resolutionMilliseconds: 1);
-        var ticker = new WaiterTicker(engine.Engine, TimeSpan.FromMilliseconds(1));
-        var local = new AsyncLocal<object>();
-
-        // The first caller to block starts the shared pulse; what its AsyncLocals hold must not live on in the ticker.
-        Assert.True(Collectable.IsCollectedAfter(() =>
-        {
-            var payload = new object();
-            local.Value = payload;
-            ticker.WaitForPulse(1);
-
-            // The caller's own context lets go of it; only a copy captured by the ticker would keep it.
-            local.Value = null!;
-            return payload;
-        }));
-        GC.KeepAlive(ticker);
+        const long frequency = 10_000_000;
+        Assert.Equal(expected, SpinThenBlock.FirstBlockMilliseconds((long)(typicalMs * 10_000), (long)(elapsedMs * 10_000), frequency));
     }
-#endif
 
     [Fact]
-    public void A_throwing_predicate_propagates_and_leaves_nothing_registered()
+    public void A_throwing_predicate_propagates()
     {
         var calls = 0;
         var exception = Assert.Throws<InvalidOperationException>(() => SpinThenBlock.SpinUntil(() => ++calls > 50 ? throw new InvalidOperationException("boom") : false));
         Assert.Equal("boom", exception.Message);
-        Assert.Equal(0, WaiterTicker.Shared.BlockedCount);
     }
 }
