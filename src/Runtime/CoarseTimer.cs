@@ -15,7 +15,9 @@ namespace CoarseTimers;
 /// <remarks>
 /// Dispose semantics follow the BCL timer: <see cref="Dispose()"/> stops future callbacks without waiting;
 /// <see cref="Dispose(WaitHandle)"/> and <see cref="DisposeAsync"/> signal or complete only once a callback that is
-/// running has returned. As with the BCL timer, a timer that is no longer referenced is collected and stops.
+/// running has returned. A periodic timer that is no longer referenced is collected and stops at its next period, as a
+/// BCL timer stops once collected; a one-shot timer fires at most once whether or not it is still referenced (a BCL
+/// timer's does too unless a collection comes before its due time), so creating one needs no finalizable object.
 /// </remarks>
 public sealed class CoarseTimer : ITimer
 {
@@ -76,14 +78,7 @@ public sealed class CoarseTimer : ITimer
 #if !NET
         _isProviderTimer = isProviderTimer;
 #endif
-        _core = new TimerCore(engine, callback, useSelfAsState ? this : state, dueTime, period);
-    }
-
-    /// <summary>Stops a timer nobody disposed once nobody references it, as the BCL timer's holder does.</summary>
-    ~CoarseTimer()
-    {
-        // Null when a constructor threw (bad arguments): the object exists, but nothing was scheduled.
-        _core?.Dispose(notification: null, completion: null);
+        _core = new TimerCore(engine, this, callback, useSelfAsState ? this : state, dueTime, period);
     }
 
     /// <summary>Changes the due time and period (as <see cref="System.Threading.Timer.Change(int, int)"/>); false once disposed.</summary>
@@ -101,7 +96,7 @@ public sealed class CoarseTimer : ITimer
 
     private bool ChangeCore(long dueTime, long period)
     {
-        if (_core.Change(dueTime, period))
+        if (_core.Change(this, dueTime, period))
         {
             return true;
         }
@@ -137,7 +132,6 @@ public sealed class CoarseTimer : ITimer
     public void Dispose()
     {
         _core.Dispose(notification: null, completion: null);
-        GC.SuppressFinalize(this);
     }
 
     /// <summary>
@@ -158,7 +152,6 @@ public sealed class CoarseTimer : ITimer
             throw new NotSupportedException("Dispose(WaitHandle) signals an EventWaitHandle or a Semaphore.");
         }
 
-        GC.SuppressFinalize(this);
         return _core.Dispose(notifyObject, completion: null);
     }
 
@@ -167,7 +160,6 @@ public sealed class CoarseTimer : ITimer
     {
         var completion = new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously);
         _core.Dispose(notification: null, completion);
-        GC.SuppressFinalize(this);
         return new ValueTask(completion.Task);
     }
 

@@ -335,26 +335,68 @@ public class TimerTests
     }
 
     [Fact]
-    public void An_unreferenced_undisposed_timer_is_collected_and_stops_as_the_BCL_timer_does()
+    public void An_unreferenced_undisposed_periodic_timer_is_collected_and_stops_at_its_next_period()
     {
         var engine = new ManualEngine();
         var fired = 0;
-        StartAndForget(engine, () => fired++);
+        StartAndForget(engine, () => fired++, dueTime: 500, period: 500);
         Assert.Equal(1, engine.Pending);
-        for (var i = 0; i < 3 && engine.Pending > 0; i++)
+        for (var i = 0; i < 3; i++)
         {
             GC.Collect();
             GC.WaitForPendingFinalizers();
         }
 
-        Assert.Equal(0, engine.Pending);
+        // The wheel holds only the core; at its due time it finds the public timer gone and stops without firing.
         engine.Advance(1_000);
         Assert.Equal(0, fired);
+        Assert.Equal(0, engine.Pending);
+    }
+
+    [Fact]
+    public void A_referenced_periodic_timer_survives_collections()
+    {
+        var engine = new ManualEngine();
+        var fired = 0;
+        var timer = new CoarseTimer(engine.Engine, _ => fired++, null, 100, 100, useSelfAsState: false);
+        for (var round = 1; round <= 3; round++)
+        {
+            GC.Collect();
+            GC.WaitForPendingFinalizers();
+            engine.Advance(100);
+            Assert.Equal(round, fired);
+        }
+
+        // Re-armed with another period: still weakly tracked, still alive.
+        Assert.True(timer.Change(100, 50));
+        GC.Collect();
+        GC.WaitForPendingFinalizers();
+        engine.Advance(100);
+        Assert.Equal(4, fired);
+        engine.Advance(50);
+        Assert.Equal(5, fired);
+        timer.Dispose();
+        engine.Advance(200);
+        Assert.Equal(5, fired);
+        Assert.Equal(0, engine.Pending);
+    }
+
+    [Fact]
+    public void An_unreferenced_one_shot_timer_fires_once_as_a_BCL_timer_does_when_no_collection_comes_first()
+    {
+        var engine = new ManualEngine();
+        var fired = 0;
+        StartAndForget(engine, () => fired++, dueTime: 500, period: Timeout.Infinite);
+        GC.Collect();
+        GC.WaitForPendingFinalizers();
+        engine.Advance(1_000);
+        Assert.Equal(1, fired);
+        Assert.Equal(0, engine.Pending);
     }
 
     [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
-    private static void StartAndForget(ManualEngine engine, Action onFire) =>
-        _ = new CoarseTimer(engine.Engine, _ => onFire(), null, 500, 500, useSelfAsState: false);
+    private static void StartAndForget(ManualEngine engine, Action onFire, long dueTime, long period) =>
+        _ = new CoarseTimer(engine.Engine, _ => onFire(), null, dueTime, period, useSelfAsState: false);
 
 #if !COARSE_NETSTANDARD
     [Fact]

@@ -7,11 +7,12 @@ namespace CoarseTimers.Timing;
 
 /// <summary>
 /// The scheduled state of a <see cref="CoarseTimer"/>: what the engine holds while the timer is armed. The public timer
-/// wraps it and closes it from a finalizer, so, as with the BCL's Timer/TimerHolder pair, a started timer that nobody
-/// references any more is collected and stops instead of firing (and rooting its callback's captures) forever.
+/// wraps it and is not referenced by it, except weakly by a periodic timer (<see cref="PeriodicSchedule"/>), so a
+/// periodic timer that nobody references any more stops at its next period instead of firing (and rooting its
+/// callback's captures) forever, as the BCL's Timer/TimerHolder pair does with a finalizer on every timer.
 /// The core counts its own running callbacks under its flag, so disposing waits for them without scanning shards
 /// (the del_timer_sync lesson: remember where the work runs).
-/// A periodic timer counts each period from the previous due time (<see cref="_dueTimestamp"/>), as the BCL's does,
+/// A periodic timer counts each period from the previous due time (<see cref="PeriodicSchedule.DueTimestamp"/>), as the BCL's does,
 /// so pool latency and tick rounding do not accumulate from one period to the next; a one-shot timer is scheduled by
 /// its delay and reads no clock.
 /// </summary>
@@ -31,7 +32,9 @@ internal sealed class TimerCore : ITimerTarget
     // a core's flag, so the nesting cannot deadlock).
     private int _busy;
     private TimerTicket _ticket;
-    private long _dueTimestamp;
+
+    // Set while the timer is armed periodic: its due time and a weak reference to the public timer.
+    private PeriodicSchedule? _periodic;
     // 0 to 0xFFFFFFFE ms as the BCL accepts, or uint.MaxValue (Timeout.Infinite's bits) for none: 4 bytes, not 8.
     private uint _periodMilliseconds = NoPeriod;
     private bool _disposed;
@@ -43,7 +46,7 @@ internal sealed class TimerCore : ITimerTarget
     // is refused), so one field holds either and the core stays 96 bytes.
     private object? _disposeWaiter;
 
-    public TimerCore(TimerEngine engine, TimerCallback callback, object? state, long dueTime, long period)
+    public TimerCore(TimerEngine engine, CoarseTimer owner, TimerCallback callback, object? state, long dueTime, long period)
     {
         _engine = engine;
         _callback = callback;
@@ -52,7 +55,7 @@ internal sealed class TimerCore : ITimerTarget
 
         // Nothing else can reach the new core yet, so no flag: the engine stores the ticket under its shard lock before
         // the expiry can be dispatched, and that lock also publishes the fields written before it.
-        Schedule(dueTime, period);
+        Schedule(owner, dueTime, period);
     }
 
     void ITimerTarget.OnExpired(TimerTicket ticket)
@@ -67,15 +70,24 @@ internal sealed class TimerCore : ITimerTarget
             }
 
             _ticket = default;
-            if (_periodMilliseconds is > 0 and not NoPeriod)
+            if (_periodic is { } periodic)
             {
+                if (periodic.Target is null)
+                {
+                    // Nobody references the public timer any more, so nobody can dispose it: it stops here, as the BCL's
+                    // holder finalizer would have stopped it.
+                    _disposed = true;
+                    _periodic = null;
+                    return;
+                }
+
                 // Rescheduled before the callback runs, as the BCL timer does: a slow callback may overlap the next one.
                 // As the BCL, the period counts from this expiry's due time; a timer late by a whole period fires next tick.
                 var clock = _engine.Clock;
                 var now = clock.GetTimestamp();
-                var next = _dueTimestamp + clock.FromMilliseconds(_periodMilliseconds);
-                _dueTimestamp = next > now ? next : now + clock.FromMilliseconds(1);
-                _ticket = _engine.ScheduleAt(this, _dueTimestamp);
+                var next = periodic.DueTimestamp + clock.FromMilliseconds(_periodMilliseconds);
+                periodic.DueTimestamp = next > now ? next : now + clock.FromMilliseconds(1);
+                _ticket = _engine.ScheduleAt(this, periodic.DueTimestamp);
             }
 
             _runningCallbacks++;
@@ -126,7 +138,7 @@ internal sealed class TimerCore : ITimerTarget
     }
 
     /// <summary>Re-arms the timer; false when it is disposed (arguments are validated by the caller).</summary>
-    public bool Change(long dueTime, long period)
+    public bool Change(CoarseTimer owner, long dueTime, long period)
     {
         SpinFlag.Enter(ref _busy);
         try
@@ -139,7 +151,7 @@ internal sealed class TimerCore : ITimerTarget
 
             TimerEngine.Cancel(_ticket);
             _ticket = default;
-            Arm(dueTime, period);
+            Arm(owner, dueTime, period);
             return true;
         }
         finally
@@ -191,6 +203,7 @@ internal sealed class TimerCore : ITimerTarget
             _disposedWithWaitHandle = notification is not null;
             TimerEngine.Cancel(_ticket);
             _ticket = default;
+            _periodic = null;
             signalNow = _runningCallbacks == 0;
             if (!signalNow)
             {
@@ -259,23 +272,33 @@ internal sealed class TimerCore : ITimerTarget
     }
 
     // Called under _busy.
-    private void Arm(long dueTime, long period)
+    private void Arm(CoarseTimer owner, long dueTime, long period)
     {
         Debug.Assert(SpinFlag.IsHeld(ref _busy), "Arm runs under the core's flag");
         Debug.Assert(_ticket.IsNone, "the previous expiry was cancelled or consumed before re-arming");
-        Schedule(dueTime, period);
+        Schedule(owner, dueTime, period);
     }
 
     // Under _busy, or from the constructor.
-    private void Schedule(long dueTime, long period)
+    private void Schedule(CoarseTimer owner, long dueTime, long period)
     {
         _periodMilliseconds = unchecked((uint)period);
+        if (dueTime == Timeout.Infinite || period is 0 or Timeout.Infinite)
+        {
+            _periodic = null;
+        }
+
         if (dueTime == Timeout.Infinite)
         {
             return;
         }
 
-        if (period is 0 or Timeout.Infinite)
+        if (_periodic is null && period is not (0 or Timeout.Infinite))
+        {
+            _periodic = new PeriodicSchedule(owner);
+        }
+
+        if (_periodic is null)
         {
             // A one-shot timer needs no due time of its own: scheduled by its delay, it reads no clock (TimerEngine, "Sealing").
             _engine.Schedule(this, dueTime, ref _ticket);
@@ -283,8 +306,8 @@ internal sealed class TimerCore : ITimerTarget
         else
         {
             // A periodic timer counts each period from this due time, so it needs the time itself.
-            _dueTimestamp = _engine.Now() + _engine.FromMilliseconds(dueTime);
-            _engine.ScheduleAt(this, _dueTimestamp, ref _ticket);
+            _periodic.DueTimestamp = _engine.Now() + _engine.FromMilliseconds(dueTime);
+            _engine.ScheduleAt(this, _periodic.DueTimestamp, ref _ticket);
         }
     }
 

@@ -1,0 +1,24 @@
+using System;
+
+namespace CoarseTimers.Timing;
+
+/// <summary>
+/// What a periodic timer's core keeps besides its wheel entry: when the current period is due (each period counts from
+/// the previous due time, as the BCL's does) and a weak reference to the public <see cref="CoarseTimer"/>, checked at
+/// every expiry, so that a periodic timer nobody references any more stops at its next period instead of firing, and
+/// rooting its callback's captures, forever. The BCL gives every timer a finalizable holder for that; a finalizable
+/// allocation costs more than the rest of a timer's creation (docs/runtime.md, "Where the time goes"), so here only a
+/// timer armed periodic pays it, once (a <see cref="WeakReference"/> frees its handle from its own finalizer). A one-shot
+/// timer needs neither: it fires at most once whether or not it is still referenced, as a BCL timer does when no
+/// collection comes before its due time.
+/// </summary>
+internal sealed class PeriodicSchedule : WeakReference
+{
+    public PeriodicSchedule(CoarseTimer owner)
+        : base(owner)
+    {
+    }
+
+    /// <summary>When the current period is due, in the engine clock's units.</summary>
+    public long DueTimestamp { get; set; }
+}
