@@ -113,7 +113,7 @@ internal static class ColdContext
             }
         }
 
-        return null;
+        return ColdSite.Reason(operation, containingSymbol);
     }
 
     // What a member's name or parameters say: a lifecycle step, a rare event (not for a site in a loop of the member:

@@ -1,0 +1,143 @@
+using System;
+using System.Collections.Generic;
+using System.Collections.Immutable;
+using System.Linq;
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp.Syntax;
+using Microsoft.CodeAnalysis.Operations;
+
+namespace CoarseTimers.Analyzers.Shared;
+
+/// <summary>
+/// Cold evidence read at the timer site itself rather than from the member's or type's name (docs/hot-paths.md,
+/// "Cold evidence"): what the timeout is called, what kind of code the type is. Syntax and
+/// names only, as <see cref="ColdContext"/>, so unresolved references do not hide the evidence.
+/// </summary>
+internal static class ColdSite
+{
+    /// <summary>
+    /// Lifecycle words that, right before <c>Timeout</c> in the name of the value a timer is given, say which step the
+    /// timeout bounds: <c>ConnectTimeout</c>, <c>ConnectionTimeout</c>, <c>ShutdownTimeout</c>, <c>HandshakeTimeout</c>,
+    /// <c>WaitForProcessExitTimeout</c>. Only right before: <c>ConnectionIdleTimeout</c> is a per-connection idle timer
+    /// re-armed on every I/O, and <c>StartTimeout</c> reads as often "the timeout of a start" as "start a timeout". Not
+    /// Drain: a <c>_drainTimeout</c> also names the quiet deadline of a stream read item by item.
+    /// </summary>
+    private static readonly ImmutableHashSet<string> s_lifecycleTimeoutWords = ImmutableHashSet.Create(
+        StringComparer.Ordinal,
+        "Connect", "Connection", "Reconnect", "Handshake", "Login", "Logon", "Startup", "Init", "Initialize", "Initialization", "Bootstrap", "Warmup",
+        "Shutdown", "Stop", "Dispose", "Disposal", "Termination", "Exit");
+
+    /// <summary>Why the site is cold, or null: a lifecycle timeout's name or user-interface code.</summary>
+    public static string? Reason(IOperation operation, ISymbol containingSymbol)
+    {
+        if (LifecycleTimeoutName(operation) is { } name)
+        {
+            return $"lifecycle: the timeout is {name}";
+        }
+
+        return UserInterfaceType(operation, containingSymbol) is { } type ? $"user-interface code: {type}" : null;
+    }
+
+    /// <summary>
+    /// The name, among those the timer's time arguments read (directly or through a local's initializer), that says the
+    /// timeout bounds a lifecycle step (<see cref="s_lifecycleTimeoutWords"/>), or null. Cancellation-token arguments are
+    /// not read: a <c>shutdownToken</c> says when the work stops, not how often it starts.
+    /// </summary>
+    internal static string? LifecycleTimeoutName(IOperation operation)
+    {
+        var arguments = operation switch
+        {
+            IInvocationOperation invocation => invocation.Arguments,
+            IObjectCreationOperation creation => creation.Arguments,
+            _ => ImmutableArray<IArgumentOperation>.Empty,
+        };
+        foreach (var argument in arguments)
+        {
+            if (argument.Parameter is not { } parameter || !IsTimeType(parameter.Type))
+            {
+                continue;
+            }
+
+            foreach (var name in NamesRead(argument.Value.Syntax, operation.Syntax))
+            {
+                if (NamesLifecycleTimeout(name))
+                {
+                    return name;
+                }
+            }
+        }
+
+        return null;
+    }
+
+    internal static bool NamesLifecycleTimeout(string name)
+    {
+        var words = ColdContext.Words(name);
+        for (var i = 0; i + 1 < words.Count; i++)
+        {
+            if (words[i + 1] == "Timeout" && s_lifecycleTimeoutWords.Contains(words[i]))
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
+    private static bool IsTimeType(ITypeSymbol type) =>
+        type.SpecialType is SpecialType.System_Int32 or SpecialType.System_Int64 or SpecialType.System_UInt32 or SpecialType.System_Double ||
+        type is { Name: "TimeSpan", ContainingNamespace.Name: "System" };
+
+    // The identifiers of an argument, and of the initializers of the locals it reads (one level: `var timeout =
+    // parameters.ConnectionTimeout * 1000;`), looked up by name among the enclosing member's declarations.
+    private static IEnumerable<string> NamesRead(SyntaxNode argument, SyntaxNode site)
+    {
+        var member = site.FirstAncestorOrSelf<MemberDeclarationSyntax>();
+        foreach (var identifier in argument.DescendantNodesAndSelf().OfType<IdentifierNameSyntax>())
+        {
+            var name = identifier.Identifier.ValueText;
+            yield return name;
+            if (member is null)
+            {
+                continue;
+            }
+
+            foreach (var declarator in member.DescendantNodes().OfType<VariableDeclaratorSyntax>())
+            {
+                if (declarator.Identifier.ValueText == name && declarator.Initializer is { } initializer && declarator.SpanStart < site.SpanStart)
+                {
+                    foreach (var read in initializer.Value.DescendantNodesAndSelf().OfType<IdentifierNameSyntax>())
+                    {
+                        yield return read.Identifier.ValueText;
+                    }
+                }
+            }
+        }
+    }
+
+    /// <summary>
+    /// The site is in a Blazor component (a <c>.razor</c> file or its <c>.razor.cs</c> code-behind, or a type deriving
+    /// from <c>Microsoft.AspNetCore.Components.ComponentBase</c>): what it does runs at the pace of a person using a page.
+    /// </summary>
+    internal static string? UserInterfaceType(IOperation operation, ISymbol containingSymbol)
+    {
+        var path = operation.Syntax.SyntaxTree.FilePath;
+        if (path.EndsWith(".razor.cs", StringComparison.OrdinalIgnoreCase) || path.EndsWith(".razor", StringComparison.OrdinalIgnoreCase))
+        {
+            return containingSymbol.ContainingType?.Name ?? System.IO.Path.GetFileName(path);
+        }
+
+        for (var type = containingSymbol.ContainingType; type is not null; type = type.ContainingType)
+        {
+            for (var baseType = type.BaseType; baseType is not null; baseType = baseType.BaseType)
+            {
+                if (baseType is { Name: "ComponentBase", ContainingNamespace: { Name: "Components", ContainingNamespace: { Name: "AspNetCore", ContainingNamespace.Name: "Microsoft" } } })
+                {
+                    return type.Name;
+                }
+            }
+        }
+
+        return null;
+    }
+}

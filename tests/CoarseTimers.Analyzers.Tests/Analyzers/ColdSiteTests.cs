@@ -1,0 +1,147 @@
+using System.Threading.Tasks;
+using Xunit;
+using Verify = CoarseTimers.Analyzers.Tests.Infrastructure.AnalyzerVerifier<CoarseTimers.Analyzers.Rules.TimeoutCancellationTokenSourceAnalyzer>;
+
+namespace CoarseTimers.Analyzers.Tests.Rules;
+
+/// <summary>
+/// Cold evidence at the site: a timeout named for the lifecycle step it bounds, a Blazor component.
+/// </summary>
+public partial class TimeoutCancellationTokenSourceTests
+{
+    [Fact]
+    public Task Timeouts_named_for_a_lifecycle_step_are_cold() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Threading;
+
+            class Options { public int ConnectionTimeout; public TimeSpan HandshakeTimeout; }
+
+            class Client
+            {
+                static readonly TimeSpan ShutdownTimeout = TimeSpan.FromSeconds(30);
+                readonly int _connectTimeoutMs = 5000;
+                readonly Options _options = new();
+
+                void Send(CancellationTokenSource cts, int loginTimeoutSeconds)
+                {
+                    using var a = new CancellationTokenSource(ShutdownTimeout);
+                    using var b = new CancellationTokenSource(_connectTimeoutMs);
+                    cts.CancelAfter(_options.HandshakeTimeout);
+                    cts.CancelAfter(TimeSpan.FromSeconds(loginTimeoutSeconds));
+
+                    // Through a local's initializer.
+                    var timeout = _options.ConnectionTimeout * 1000;
+                    cts.CancelAfter(timeout);
+                }
+            }
+            """);
+
+    [Fact]
+    public Task Other_timeout_names_and_lifecycle_tokens_stay_per_operation() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Threading;
+
+            class Client
+            {
+                // An idle timeout re-armed per I/O, a per-request timeout, and names where the lifecycle word does not
+                // stand right before Timeout.
+                readonly TimeSpan _connectionIdleTimeout = TimeSpan.FromSeconds(30);
+                readonly TimeSpan _requestTimeout = TimeSpan.FromSeconds(30);
+                readonly int _startTimeout = 100;
+                readonly int _timeoutAfterConnect = 100;
+                readonly int _drainTimeout = 100;
+
+                void Send(CancellationTokenSource cts, CancellationToken shutdownToken)
+                {
+                    {|#0:cts.CancelAfter(_connectionIdleTimeout)|};
+                    using var a = {|#1:new CancellationTokenSource(_requestTimeout)|};
+                    using var b = {|#2:new CancellationTokenSource(_startTimeout)|};
+                    using var c = {|#3:new CancellationTokenSource(_timeoutAfterConnect)|};
+                    using var d = {|#5:new CancellationTokenSource(_drainTimeout)|};
+                    using var linked = CancellationTokenSource.CreateLinkedTokenSource(shutdownToken);
+                    {|#4:linked.CancelAfter(_requestTimeout)|};
+                }
+            }
+            """,
+            Expected("CancelAfter", "reused source re-armed per call", 0),
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 1),
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 2),
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 3),
+            Expected("CancelAfter", "per-operation timeout", 4),
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 5));
+
+    [Fact]
+    public Task A_timeout_around_a_process_run_stays_per_operation() =>
+        Verify.VerifyAsync("""
+            using System.Diagnostics;
+            using System.Threading;
+            using System.Threading.Tasks;
+
+            class Tools
+            {
+                // A tool run per request: its timeout is per request, however costly the process (the corpus labels these hot).
+                async Task RunToolAsync(ProcessStartInfo info)
+                {
+                    using var process = Process.Start(info)!;
+                    using var cts = {|#0:new CancellationTokenSource(120_000)|};
+                    await process.WaitForExitAsync(cts.Token);
+                }
+            }
+            """,
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 0));
+
+    [Fact]
+    public Task Blazor_components_are_cold_and_a_lookalike_base_type_is_not() =>
+        Verify.VerifyAsync("""
+            using System.Threading;
+
+            namespace Microsoft.AspNetCore.Components { public abstract class ComponentBase { } }
+            namespace Other { public abstract class ComponentBase { } }
+
+            class Dashboard : Microsoft.AspNetCore.Components.ComponentBase
+            {
+                void Refresh() { using var cts = new CancellationTokenSource(1000); }
+            }
+
+            class Licensed : Microsoft.AspNetCore.Components.ComponentBase { }
+
+            class Cluster : Licensed
+            {
+                void Refresh() { using var cts = new CancellationTokenSource(1000); }
+            }
+
+            class Handler : Other.ComponentBase
+            {
+                void Handle() { using var cts = {|#0:new CancellationTokenSource(1000)|}; }
+            }
+            """,
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 0));
+
+    [Fact]
+    public Task The_code_behind_of_a_razor_component_is_cold()
+    {
+        const string Component = """
+            using System.Threading;
+
+            public partial class Cluster
+            {
+                void Refresh() { using var cts = new CancellationTokenSource(1000); }
+            }
+            """;
+        const string Service = """
+            using System.Threading;
+
+            public class ClusterService
+            {
+                void Refresh() { using var cts = {|#0:new CancellationTokenSource(1000)|}; }
+            }
+            """;
+        var test = new Verify();
+        test.TestState.Sources.Add(("Components/Cluster.razor.cs", Component));
+        test.TestState.Sources.Add(("Services/ClusterService.cs", Service));
+        test.ExpectedDiagnostics.Add(Expected("new CancellationTokenSource(timeout)", "per-operation timeout"));
+        return test.RunAsync();
+    }
+}
