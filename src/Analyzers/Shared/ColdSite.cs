@@ -9,9 +9,10 @@ using Microsoft.CodeAnalysis.Operations;
 namespace CoarseTimers.Analyzers.Shared;
 
 /// <summary>
-/// Cold evidence read at the timer site itself rather than from the member's or type's name (docs/hot-paths.md,
-/// "Cold evidence"): what the timeout is called, what kind of code the type is. Syntax and
-/// names only, as <see cref="ColdContext"/>, so unresolved references do not hide the evidence.
+/// Cold evidence beyond member and type names (docs/hot-paths.md, "Cold evidence"): what a timer's timeout is called
+/// (at the timer site only, <see cref="ColdContext.SiteReason"/>) and whether the code is a Blazor component (also for
+/// the call sites <see cref="ColdCallers"/> weighs). Syntax and names only, as <see cref="ColdContext"/>, so unresolved
+/// references do not hide the evidence.
 /// </summary>
 internal static class ColdSite
 {
@@ -26,17 +27,6 @@ internal static class ColdSite
         StringComparer.Ordinal,
         "Connect", "Connection", "Reconnect", "Handshake", "Login", "Logon", "Startup", "Init", "Initialize", "Initialization", "Bootstrap", "Warmup",
         "Shutdown", "Stop", "Dispose", "Disposal", "Termination", "Exit");
-
-    /// <summary>Why the site is cold, or null: a lifecycle timeout's name or user-interface code.</summary>
-    public static string? Reason(IOperation operation, ISymbol containingSymbol)
-    {
-        if (LifecycleTimeoutName(operation) is { } name)
-        {
-            return $"lifecycle: the timeout is {name}";
-        }
-
-        return UserInterfaceType(operation, containingSymbol) is { } type ? $"user-interface code: {type}" : null;
-    }
 
     /// <summary>
     /// The name, among those the timer's time arguments read (directly or through a local's initializer), that says the

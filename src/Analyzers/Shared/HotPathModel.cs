@@ -79,7 +79,7 @@ internal static class HotPathModel
         }
 
         if (settings.Scope == HotPathScope.Declared || (symbols.IsTestProject && !settings.AnalyzeTestProjects) ||
-            ColdContext.Reason(operation, containingSymbol) is not null)
+            ColdContext.SiteReason(operation, containingSymbol) is not null)
         {
             return null;
         }

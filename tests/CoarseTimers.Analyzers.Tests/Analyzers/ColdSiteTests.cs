@@ -120,6 +120,35 @@ public partial class TimeoutCancellationTokenSourceTests
             Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 0));
 
     [Fact]
+    public Task A_helper_called_only_from_a_component_is_cold_but_passing_a_connect_timeout_along_is_not_evidence() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Threading;
+
+            namespace Microsoft.AspNetCore.Components { public abstract class ComponentBase { } }
+
+            class Gossip
+            {
+                internal static void Request() { using var cts = new CancellationTokenSource(1000); }
+                internal static void Rent(TimeSpan timeout) { using var cts = {|#0:new CancellationTokenSource(timeout)|}; }
+            }
+
+            class Dashboard : Microsoft.AspNetCore.Components.ComponentBase
+            {
+                void Refresh() => Gossip.Request();
+            }
+
+            class Pool
+            {
+                readonly TimeSpan _connectionTimeout = TimeSpan.FromSeconds(15);
+
+                // Per request: the callee's timer is judged where it is, not by the name of what its caller passes.
+                void HandleRequest() => Gossip.Rent(_connectionTimeout);
+            }
+            """,
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 0));
+
+    [Fact]
     public Task The_code_behind_of_a_razor_component_is_cold()
     {
         const string Component = """
