@@ -24,7 +24,7 @@ internal static class ColdSite
     /// Drain: a <c>_drainTimeout</c> also names the quiet deadline of a stream read item by item.
     /// </summary>
     private static readonly ImmutableHashSet<string> s_lifecycleTimeoutWords = ImmutableHashSet.Create(
-        StringComparer.Ordinal,
+        StringComparer.OrdinalIgnoreCase,
         "Connect", "Connection", "Reconnect", "Handshake", "Login", "Logon", "Startup", "Init", "Initialize", "Initialization", "Bootstrap", "Warmup",
         "Shutdown", "Stop", "Dispose", "Disposal", "Termination", "Exit");
 
@@ -65,7 +65,8 @@ internal static class ColdSite
         var words = ColdContext.Words(name);
         for (var i = 0; i + 1 < words.Count; i++)
         {
-            if (words[i + 1] == "Timeout" && s_lifecycleTimeoutWords.Contains(words[i]))
+            // Case-insensitive, so constants in capitals count too (DEFAULT_CONNECT_TIMEOUT_MS).
+            if (string.Equals(words[i + 1], "Timeout", StringComparison.OrdinalIgnoreCase) && s_lifecycleTimeoutWords.Contains(words[i]))
             {
                 return true;
             }

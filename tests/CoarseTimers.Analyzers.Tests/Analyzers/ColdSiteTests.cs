@@ -20,6 +20,7 @@ public partial class TimeoutCancellationTokenSourceTests
             class Client
             {
                 static readonly TimeSpan ShutdownTimeout = TimeSpan.FromSeconds(30);
+                const int DEFAULT_CONNECT_TIMEOUT_MS = 5000;
                 readonly int _connectTimeoutMs = 5000;
                 readonly Options _options = new();
 
@@ -27,6 +28,7 @@ public partial class TimeoutCancellationTokenSourceTests
                 {
                     using var a = new CancellationTokenSource(ShutdownTimeout);
                     using var b = new CancellationTokenSource(_connectTimeoutMs);
+                    using var c = new CancellationTokenSource(DEFAULT_CONNECT_TIMEOUT_MS);
                     cts.CancelAfter(_options.HandshakeTimeout);
                     cts.CancelAfter(TimeSpan.FromSeconds(loginTimeoutSeconds));
 
@@ -51,6 +53,7 @@ public partial class TimeoutCancellationTokenSourceTests
                 readonly TimeSpan _requestTimeout = TimeSpan.FromSeconds(30);
                 readonly int _startTimeout = 100;
                 readonly int _timeoutAfterConnect = 100;
+                const int DEFAULT_REQUEST_TIMEOUT_MS = 100;
                 readonly int _drainTimeout = 100;
 
                 void Send(CancellationTokenSource cts, CancellationToken shutdownToken)
@@ -60,6 +63,7 @@ public partial class TimeoutCancellationTokenSourceTests
                     using var b = {|#2:new CancellationTokenSource(_startTimeout)|};
                     using var c = {|#3:new CancellationTokenSource(_timeoutAfterConnect)|};
                     using var d = {|#5:new CancellationTokenSource(_drainTimeout)|};
+                    using var e = {|#6:new CancellationTokenSource(DEFAULT_REQUEST_TIMEOUT_MS)|};
                     using var linked = CancellationTokenSource.CreateLinkedTokenSource(shutdownToken);
                     {|#4:linked.CancelAfter(_requestTimeout)|};
                 }
@@ -70,7 +74,8 @@ public partial class TimeoutCancellationTokenSourceTests
             Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 2),
             Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 3),
             Expected("CancelAfter", "per-operation timeout", 4),
-            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 5));
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 5),
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 6));
 
     [Fact]
     public Task A_timeout_around_a_process_run_stays_per_operation() =>
