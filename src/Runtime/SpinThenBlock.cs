@@ -10,8 +10,8 @@ namespace CoarseTimers;
 /// return values and meaning of the timeout. It spins for a bounded time (<see cref="SpinBudget"/>, microseconds: the
 /// cost of a context switch), then blocks without burning CPU in timed waits of its own thread: the first until about
 /// when recent waits came true (at most <c>MaxFirstBlockMilliseconds</c>), so a wait of the usual length wakes once,
-/// then every <c>PollMilliseconds</c> (1 ms) until the condition is true. No timer, no event and no allocation per wait
-/// (one event per thread, reused). It never calls <c>Thread.Sleep(1)</c>, which sleeps a whole clock tick (15.6 ms
+/// then every <c>PollMilliseconds</c> (1 ms) until the condition is true. No timer and no allocation per wait (one
+/// event per thread, created on its first blocked wait and reused). It never calls <c>Thread.Sleep(1)</c>, which sleeps a whole clock tick (15.6 ms
 /// on Windows) and turns a 2 ms wait into 15 ms.
 /// </summary>
 public static class SpinThenBlock
@@ -59,7 +59,7 @@ public static class SpinThenBlock
 
     /// <summary>
     /// The first block: whole milliseconds, rounded to nearest, from <paramref name="elapsedTimestamps"/> into the wait
-    /// until the typical wait's end, between 0 and <see cref="MaxFirstBlockMilliseconds"/>. Monitor.Wait takes whole
+    /// until the typical wait's end, between 0 and <see cref="MaxFirstBlockMilliseconds"/>. A timed wait takes whole
     /// milliseconds, and rounding up would add most of a millisecond to every wait.
     /// </summary>
     internal static int FirstBlockMilliseconds(long typicalTimestamps, long elapsedTimestamps, long frequency)
