@@ -199,10 +199,12 @@ internal static class ColdContext
         return name is not null && HasWord(name, s_shutdownHookWords) ? name : null;
     }
 
-    private static string? RightmostName(ExpressionSyntax expression) => expression switch
+    /// <summary>The name an expression ends in: <c>Name</c> in <c>a.b.Name</c>, <c>?.Name</c> and <c>Name</c>; the receiver's name in <c>a?.b</c>.</summary>
+    internal static string? RightmostName(ExpressionSyntax expression) => expression switch
     {
         MemberAccessExpressionSyntax access => access.Name.Identifier.ValueText,
         MemberBindingExpressionSyntax binding => binding.Name.Identifier.ValueText,
+        ConditionalAccessExpressionSyntax conditional => RightmostName(conditional.Expression),
         SimpleNameSyntax simple => simple.Identifier.ValueText,
         _ => null,
     };

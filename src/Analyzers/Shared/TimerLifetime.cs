@@ -1,5 +1,6 @@
 using CoarseTimers.Analyzers.Internals;
 using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Microsoft.CodeAnalysis.Operations;
 
 namespace CoarseTimers.Analyzers.Shared;
@@ -64,9 +65,18 @@ internal static class TimerLifetime
             return null;
         }
 
-        if (Storage.Of(creation) is ILocalSymbol local)
+        var storage = Storage.Of(creation);
+        if (storage is ILocalSymbol local)
         {
             return IsDisposedByCreator(creation, local) ? TimeoutTimer : null;
+        }
+
+        if (storage is IFieldSymbol { IsStatic: false } or IPropertySymbol { IsStatic: false } && period == TimerPeriod.OneShot &&
+            !IsRearmed(creation, storage.Name))
+        {
+            // One one-shot timer per instance, armed once (a request's response timeout, a batch's time limit): the
+            // timer counterpart of a timeout source held by its object.
+            return InstanceTimeout;
         }
 
         if (creation.ConsumerSkippingConversions() is IUsingOperation)
@@ -137,6 +147,38 @@ internal static class TimerLifetime
         }
 
         return operation;
+    }
+
+    /// <summary>
+    /// The type re-arms the timer stored in <paramref name="name"/> (<c>name.Change(...)</c> anywhere in its
+    /// declarations): a one-shot timer re-armed from its callback or on activity paces work or watches a connection's
+    /// idleness, which is not one timeout per operation. Read from the syntax, by name.
+    /// </summary>
+    private static bool IsRearmed(IOperation creation, string name)
+    {
+        var type = creation.Syntax.FirstAncestorOrSelf<TypeDeclarationSyntax>();
+        if (type is null)
+        {
+            return true;
+        }
+
+        foreach (var node in type.DescendantNodes())
+        {
+            var target = node switch
+            {
+                // timer.Change(...)
+                InvocationExpressionSyntax { Expression: MemberAccessExpressionSyntax { Name.Identifier.ValueText: "Change" } access } => access.Expression,
+                // timer?.Change(...)
+                InvocationExpressionSyntax { Expression: MemberBindingExpressionSyntax { Name.Identifier.ValueText: "Change" }, Parent: ConditionalAccessExpressionSyntax conditional } => conditional.Expression,
+                _ => null,
+            };
+            if (target is not null && ColdContext.RightmostName(target) == name)
+            {
+                return true;
+            }
+        }
+
+        return false;
     }
 
     private static bool IsDisposedByCreator(IOperation creation, ILocalSymbol local)

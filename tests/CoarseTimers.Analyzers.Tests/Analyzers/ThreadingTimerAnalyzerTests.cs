@@ -72,12 +72,41 @@ public partial class ThreadingTimerTests
     [InlineData("using var t = new Timer(_ => { }, null, 100, 100);")]
     [InlineData("using (new Timer(_ => { }, null, 100, 100)) { }")]
     [InlineData("Timer t = null; t = new Timer(_ => t.Dispose(), null, 100, -1);")]
-    [InlineData("_field = new Timer(_ => { }, null, 100, -1);")]
     [InlineData("var t = new Timer(_ => { }, null, 100, -1); _field = t;")]
+    [InlineData("_field = new Timer(_ => { }, null, 100, 100);")]
+    [InlineData("_field = new Timer(_ => { }, null, 100, -1); _field.Change(100, -1);")]
+    [InlineData("_field = new Timer(_ => { }, null, 100, -1); this._field?.Change(100, -1);")]
+    [InlineData("s_static = new Timer(_ => { }, null, 100, -1);")]
     [InlineData("for (;;) { using var t = new Timer(_ => { }, null, TimeSpan.FromMinutes(1), TimeSpan.FromMinutes(1)); }")]
     [InlineData("Func<Timer> make = () => new Timer(_ => { }); for (;;) { make().Dispose(); }")]
     public Task Cold_sites_and_paced_loops_are_not_flagged(string body) =>
         Verify.VerifyAsync(Wrap(body));
+
+    [Theory]
+    [InlineData("_field = {|#0:new Timer(_ => { }, null, 100, -1)|};")]
+    [InlineData("_field = {|#0:new Timer(_ => { }, null, TimeSpan.FromSeconds(30), Timeout.InfiniteTimeSpan)|};")]
+    public Task A_one_shot_timer_held_by_its_object_and_never_re_armed_is_a_timeout_per_instance(string body) =>
+        Verify.VerifyAsync(Wrap(body), Expected("timeout held by its object, one per instance"));
+
+    [Fact]
+    public Task A_per_instance_timeout_in_a_constructor_is_flagged_and_one_in_a_lifecycle_member_is_not() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Threading;
+
+            sealed class RequestHandle : IDisposable
+            {
+                private readonly Timer _timeout;
+                public RequestHandle(TimeSpan timeToLive) => _timeout = {|#0:new Timer(_ => { }, null, timeToLive, Timeout.InfiniteTimeSpan)|};
+                public void Dispose() => _timeout.Dispose();
+            }
+
+            sealed class Server
+            {
+                private Timer _startupDeadline;
+                void StartAsync() => _startupDeadline = new Timer(_ => { }, null, 30_000, Timeout.Infinite);
+            }
+            """, Expected("timeout held by its object, one per instance"));
 
     [Fact]
     public Task Lifecycle_and_test_code_is_cold() =>
@@ -127,6 +156,7 @@ public partial class ThreadingTimerTests
         class C
         {
             private Timer _field;
+            private static Timer s_static;
 
             void M()
             {

@@ -42,6 +42,45 @@ public partial class ThreadingTimerTests
             """);
 
     [Fact]
+    public Task A_per_instance_timeout_field_becomes_a_CoarseTimer() =>
+        Verify.VerifyUnderDefaultModelAsync("""
+            using System;
+            using System.Threading;
+
+            sealed class RequestHandle : IDisposable
+            {
+                private Timer? _timeoutTimer;
+
+                public void Send(TimeSpan timeToLive) =>
+                    _timeoutTimer = {|CT0003:new Timer(_ => { }, this, (long)timeToLive.TotalMilliseconds, Timeout.Infinite)|};
+
+                public void Dispose()
+                {
+                    _timeoutTimer?.Dispose();
+                    _timeoutTimer = null;
+                }
+            }
+            """, """
+            using System;
+            using System.Threading;
+            using CoarseTimers;
+
+            sealed class RequestHandle : IDisposable
+            {
+                private CoarseTimer? _timeoutTimer;
+
+                public void Send(TimeSpan timeToLive) =>
+                    _timeoutTimer = new CoarseTimer(_ => { }, this, (long)timeToLive.TotalMilliseconds, Timeout.Infinite);
+
+                public void Dispose()
+                {
+                    _timeoutTimer?.Dispose();
+                    _timeoutTimer = null;
+                }
+            }
+            """);
+
+    [Fact]
     public Task Locals_explicit_and_var_and_interface_typed_and_discarded() =>
         Verify.VerifyUnderDefaultModelAsync("""
             using System;
