@@ -21,18 +21,36 @@ public sealed class TaskDelayAnalyzer : CoarseTimersAnalyzer
     private protected override void Register(CompilationStartAnalysisContext context, RuleContext rule)
     {
         context.RegisterOperationAction(ctx => Analyze(ctx, rule), OperationKind.Invocation);
+        context.RegisterOperationAction(ctx => AnalyzeUnresolved(ctx, rule), OperationKind.Invalid);
     }
 
     private static void Analyze(OperationAnalysisContext context, RuleContext rule)
     {
         var invocation = (IInvocationOperation)context.Operation;
-        var symbols = rule.Symbols;
-        if (!Matches(invocation, symbols))
+        if (Matches(invocation, rule.Symbols))
         {
-            return;
+            Report(context, rule, invocation, invocation.Arguments.ArgumentFor(0));
         }
+    }
 
-        var delay = invocation.Arguments.ArgumentFor(0);
+    /// <summary>
+    /// <c>Task.Delay(delay[, cancellationToken])</c> whose delay has an unresolved type (<see cref="UnresolvedCall"/>).
+    /// A second argument that is not a token (a <c>TimeProvider</c>, or unresolved itself) is left alone.
+    /// </summary>
+    private static void AnalyzeUnresolved(OperationAnalysisContext context, RuleContext rule)
+    {
+        var operation = (IInvalidOperation)context.Operation;
+        var count = UnresolvedCall.Arguments(operation).Count;
+        if (count is 1 or 2 && UnresolvedCall.Calls(operation, rule.Symbols.Task, "Delay") &&
+            (count == 1 || UnresolvedCall.Argument(operation, 1)?.Type.Is(rule.Symbols.CancellationToken) == true))
+        {
+            Report(context, rule, operation, UnresolvedCall.Argument(operation, 0));
+        }
+    }
+
+    private static void Report(OperationAnalysisContext context, RuleContext rule, IOperation invocation, IOperation? delay)
+    {
+        var symbols = rule.Symbols;
         if (TimerLifetime.IsInfinite(delay, symbols))
         {
             return;

@@ -21,21 +21,37 @@ public sealed class ThreadingTimerAnalyzer : CoarseTimersAnalyzer
     private protected override void Register(CompilationStartAnalysisContext context, RuleContext rule)
     {
         context.RegisterOperationAction(ctx => Analyze(ctx, rule), OperationKind.ObjectCreation);
+        context.RegisterOperationAction(ctx => AnalyzeUnresolved(ctx, rule), OperationKind.Invalid);
     }
 
     private static void Analyze(OperationAnalysisContext context, RuleContext rule)
     {
         var creation = (IObjectCreationOperation)context.Operation;
-        if (!Matches(creation, rule.Symbols))
+        if (Matches(creation, rule.Symbols))
         {
-            return;
+            Report(context, rule, creation, creation.Arguments.ArgumentFor(2), creation.Arguments.ArgumentFor(3));
         }
+    }
 
+    /// <summary>
+    /// <c>new Timer(callback, state, dueTime, period)</c> whose due time or period has an unresolved type
+    /// (<see cref="UnresolvedCall"/>): every four-argument constructor takes them in that order.
+    /// </summary>
+    private static void AnalyzeUnresolved(OperationAnalysisContext context, RuleContext rule)
+    {
+        var operation = (IInvalidOperation)context.Operation;
+        if (UnresolvedCall.Arguments(operation).Count == 4 && UnresolvedCall.Calls(operation, rule.Symbols.Timer, methodName: null))
+        {
+            Report(context, rule, operation, UnresolvedCall.Argument(operation, 2), UnresolvedCall.Argument(operation, 3));
+        }
+    }
+
+    private static void Report(OperationAnalysisContext context, RuleContext rule, IOperation creation, IOperation? dueTime, IOperation? period)
+    {
         // A disarmed timer (no or infinite due time) still takes the timer-queue lock when created, so it is not skipped.
-        var dueTime = creation.Arguments.ArgumentFor(2);
         // A one-shot timer used as a timeout (disposed by its creator, or made by a factory) is per operation (rule 3).
         // The due time paces a loop that creates one timer per period.
-        var lifetime = TimerLifetime.OfTimer(creation, TimerLifetime.PeriodOf(creation.Arguments.ArgumentFor(3), rule.Symbols));
+        var lifetime = TimerLifetime.OfTimer(creation, TimerLifetime.PeriodOf(period, rule.Symbols));
         var rules = HotPathRules.LoopsDelegatesDeclared | (lifetime is null ? HotPathRules.None : HotPathRules.PerOperationTimeout);
         var reason = HotPathModel.Reason(creation, context.ContainingSymbol, rule.Symbols, rule.Settings(creation.Syntax.SyntaxTree),
             rules, TimeoutConstants.Milliseconds(dueTime, rule.Symbols), lifetime, context.CancellationToken);

@@ -29,6 +29,7 @@ public sealed class TimeoutCancellationTokenSourceAnalyzer : CoarseTimersAnalyze
     {
         context.RegisterOperationAction(ctx => AnalyzeCreation(ctx, rule), OperationKind.ObjectCreation);
         context.RegisterOperationAction(ctx => AnalyzeCancelAfter(ctx, rule), OperationKind.Invocation);
+        context.RegisterOperationAction(ctx => AnalyzeUnresolved(ctx, rule), OperationKind.Invalid);
     }
 
     private static void AnalyzeCreation(OperationAnalysisContext context, RuleContext rule)
@@ -51,6 +52,28 @@ public sealed class TimeoutCancellationTokenSourceAnalyzer : CoarseTimersAnalyze
         }
 
         Report(context, rule, invocation, invocation.Arguments.ArgumentFor(0), TimerLifetime.OfCancelAfter(invocation), CancelAfterKind);
+    }
+
+    /// <summary>
+    /// A creation or <c>CancelAfter</c> whose timeout's type is unresolved (<see cref="UnresolvedCall"/>): one argument,
+    /// which can only be the timeout (<c>int</c> or <c>TimeSpan</c>).
+    /// </summary>
+    private static void AnalyzeUnresolved(OperationAnalysisContext context, RuleContext rule)
+    {
+        var operation = (IInvalidOperation)context.Operation;
+        if (UnresolvedCall.Arguments(operation).Count != 1)
+        {
+            return;
+        }
+
+        if (UnresolvedCall.Calls(operation, rule.Symbols.CancellationTokenSource, methodName: null))
+        {
+            Report(context, rule, operation, UnresolvedCall.Argument(operation, 0), TimerLifetime.OfSource(operation), ConstructorKind);
+        }
+        else if (UnresolvedCall.Calls(operation, rule.Symbols.CancellationTokenSource, "CancelAfter"))
+        {
+            Report(context, rule, operation, UnresolvedCall.Argument(operation, 0), TimerLifetime.OfCancelAfterOn(UnresolvedCall.Receiver(operation)), CancelAfterKind);
+        }
     }
 
     /// <summary><paramref name="lifetime"/> is the timer-lifetime evidence for rule 3 (<see cref="TimerLifetime"/>), if any.</summary>

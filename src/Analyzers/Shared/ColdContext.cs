@@ -118,11 +118,13 @@ internal static class ColdContext
 
     /// <summary>
     /// <see cref="Reason"/> for a timer site itself, which also reads what its timeout is called
-    /// (<see cref="ColdSite.LifecycleTimeoutName"/>). Not for the call sites <see cref="ColdCallers"/> weighs: a call
+    /// (<see cref="ColdSite.LifecycleTimeoutName"/>, <see cref="ColdSite.RunLengthName"/>). Not for the call sites <see cref="ColdCallers"/> weighs: a call
     /// that passes a connect timeout along says less about how often it runs than the timer that consumes it.
     /// </summary>
     public static string? SiteReason(IOperation operation, ISymbol containingSymbol) =>
-        Reason(operation, containingSymbol) ?? (ColdSite.LifecycleTimeoutName(operation) is { } name ? $"lifecycle: the timeout is {name}" : null);
+        Reason(operation, containingSymbol) ??
+        (ColdSite.LifecycleTimeoutName(operation) is { } name ? $"lifecycle: the timeout is {name}" :
+         ColdSite.RunLengthName(operation) is { } length ? $"run length: the time is {length}" : null);
 
     // What a member's name or parameters say: a lifecycle step, a rare event (not for a site in a loop of the member:
     // per item stays per item), or a lifecycle step's context.

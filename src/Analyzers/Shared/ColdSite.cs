@@ -29,26 +29,22 @@ internal static class ColdSite
         "Shutdown", "Stop", "Dispose", "Disposal", "Termination", "Exit");
 
     /// <summary>
+    /// Words that, anywhere in a name that also says Duration, make it the length of a wait or a timeout rather than of
+    /// a run: <c>timeoutDuration</c>, <c>delayDuration</c>, <c>armedFailureDelayDuration</c>.
+    /// </summary>
+    private static readonly ImmutableHashSet<string> s_waitWords = ImmutableHashSet.Create(
+        StringComparer.OrdinalIgnoreCase, "Timeout", "Delay", "Interval", "Period", "Wait", "Backoff");
+
+    /// <summary>
     /// The name, among those the timer's time arguments read (directly or through a local's initializer), that says the
     /// timeout bounds a lifecycle step (<see cref="s_lifecycleTimeoutWords"/>), or null. Cancellation-token arguments are
     /// not read: a <c>shutdownToken</c> says when the work stops, not how often it starts.
     /// </summary>
     internal static string? LifecycleTimeoutName(IOperation operation)
     {
-        var arguments = operation switch
+        foreach (var value in TimeArguments(operation))
         {
-            IInvocationOperation invocation => invocation.Arguments,
-            IObjectCreationOperation creation => creation.Arguments,
-            _ => ImmutableArray<IArgumentOperation>.Empty,
-        };
-        foreach (var argument in arguments)
-        {
-            if (argument.Parameter is not { } parameter || !IsTimeType(parameter.Type))
-            {
-                continue;
-            }
-
-            foreach (var name in NamesRead(argument.Value.Syntax, operation.Syntax))
+            foreach (var name in NamesRead(value.Syntax, operation.Syntax))
             {
                 if (NamesLifecycleTimeout(name))
                 {
@@ -58,6 +54,76 @@ internal static class ColdSite
         }
 
         return null;
+    }
+
+    /// <summary>
+    /// The values of the call's time parameters (<c>int</c>, <c>long</c>, <c>uint</c>, <c>double</c>, <c>TimeSpan</c>); for a
+    /// call bound only to candidates (<see cref="Internals.UnresolvedCall"/>), every time-typed or unresolved value.
+    /// </summary>
+    private static IEnumerable<IOperation> TimeArguments(IOperation operation)
+    {
+        var arguments = operation switch
+        {
+            IInvocationOperation invocation => invocation.Arguments,
+            IObjectCreationOperation creation => creation.Arguments,
+            _ => ImmutableArray<IArgumentOperation>.Empty,
+        };
+        foreach (var argument in arguments)
+        {
+            if (argument.Parameter is { } parameter && IsTimeType(parameter.Type))
+            {
+                yield return argument.Value;
+            }
+        }
+
+        if (operation is IInvalidOperation)
+        {
+            foreach (var child in operation.ChildOperations)
+            {
+                if (child.Type is { } type && (type.TypeKind == TypeKind.Error || IsTimeType(type)))
+                {
+                    yield return child;
+                }
+            }
+        }
+    }
+
+    /// <summary>
+    /// The name, among those the timer's time arguments read, that makes the time a run length: the word Duration and
+    /// none of <see cref="s_waitWords"/> (<c>request.Duration</c>, <c>RuleDuration</c>, <c>durationInSeconds</c>). Such a
+    /// timer ends work that runs for that long (a capture, a collection session, a load run): it usually fires, once per
+    /// long run, which is not the cost of a timeout created per operation and cancelled.
+    /// </summary>
+    internal static string? RunLengthName(IOperation operation)
+    {
+        foreach (var value in TimeArguments(operation))
+        {
+            foreach (var name in NamesRead(value.Syntax, operation.Syntax))
+            {
+                if (NamesRunLength(name))
+                {
+                    return name;
+                }
+            }
+        }
+
+        return null;
+    }
+
+    internal static bool NamesRunLength(string name)
+    {
+        var duration = false;
+        foreach (var word in ColdContext.Words(name))
+        {
+            if (s_waitWords.Contains(word))
+            {
+                return false;
+            }
+
+            duration |= string.Equals(word, "Duration", StringComparison.OrdinalIgnoreCase);
+        }
+
+        return duration;
     }
 
     internal static bool NamesLifecycleTimeout(string name)

@@ -238,7 +238,7 @@ internal static class HotPathModel
 
         foreach (var node in loop.Body.Descendants())
         {
-            if (node is IInvocationOperation invocation && IsPeriodicWait(invocation, symbols, pollingThresholdMilliseconds) && IsUnconditional(invocation, loop.Body))
+            if (node is IInvocationOperation or IInvalidOperation && IsPeriodicWait(node, symbols, pollingThresholdMilliseconds) && IsUnconditional(node, loop.Body))
             {
                 return true;
             }
@@ -247,19 +247,23 @@ internal static class HotPathModel
         return false;
     }
 
-    private static bool IsPeriodicWait(IInvocationOperation invocation, KnownSymbols symbols, long pollingThresholdMilliseconds)
+    private static bool IsPeriodicWait(IOperation call, KnownSymbols symbols, long pollingThresholdMilliseconds)
     {
-        if (invocation.TargetMethod.Name == "WaitForNextTickAsync")
+        IOperation? delay;
+        switch (call)
         {
-            return true;
+            case IInvocationOperation { TargetMethod.Name: "WaitForNextTickAsync" }:
+                return true;
+            case IInvocationOperation invocation when invocation.TargetMethod.IsMethodOf(symbols.Task, "Delay"):
+                delay = invocation.Arguments.ArgumentFor(0);
+                break;
+            case IInvalidOperation unresolved when UnresolvedCall.Calls(unresolved, symbols.Task, "Delay"):
+                delay = UnresolvedCall.Argument(unresolved, 0);
+                break;
+            default:
+                return false;
         }
 
-        if (!invocation.TargetMethod.IsMethodOf(symbols.Task, "Delay"))
-        {
-            return false;
-        }
-
-        var delay = invocation.Arguments.ArgumentFor(0);
         return !TimerLifetime.IsInfinite(delay, symbols) &&
                !(TimeoutConstants.Milliseconds(delay, symbols) is double ms && ms < pollingThresholdMilliseconds);
     }

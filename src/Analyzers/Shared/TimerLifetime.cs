@@ -22,7 +22,7 @@ internal static class TimerLifetime
     /// A <c>new CancellationTokenSource(timeout)</c>: held in a local, returned by its method (a factory such as
     /// <c>CreateTimeoutCts()</c>, also inside a wrapper it returns), or held in an instance field or property of its object.
     /// </summary>
-    public static string? OfSource(IObjectCreationOperation creation)
+    public static string? OfSource(IOperation creation)
     {
         switch (Storage.Of(creation))
         {
@@ -42,7 +42,10 @@ internal static class TimerLifetime
     /// <c>source.CancelAfter(timeout)</c>: on a local source, a per-operation timeout; on a field, property, parameter or
     /// <c>this</c>, a reused (pooled or long-lived) source re-armed every time the method runs.
     /// </summary>
-    public static string? OfCancelAfter(IInvocationOperation invocation) => invocation.Instance.WithoutConversions() switch
+    public static string? OfCancelAfter(IInvocationOperation invocation) => OfCancelAfterOn(invocation.Instance);
+
+    /// <summary><see cref="OfCancelAfter"/> for the source <paramref name="instance"/> (null: an implicit <c>this</c>).</summary>
+    public static string? OfCancelAfterOn(IOperation? instance) => instance.WithoutConversions() switch
     {
         ILocalReferenceOperation => LocalTimeout,
         IFieldReferenceOperation { Field.IsStatic: false } or IPropertyReferenceOperation { Property.IsStatic: false } or
@@ -58,7 +61,7 @@ internal static class TimerLifetime
     /// ticker). A factory that passes its caller's period through counts: requiring a provably one-shot period there
     /// was tried and lost three per-call deadline factories of the corpus for one periodic one (docs/signal-quality.md).
     /// </summary>
-    public static string? OfTimer(IObjectCreationOperation creation, TimerPeriod period)
+    public static string? OfTimer(IOperation creation, TimerPeriod period)
     {
         if (period == TimerPeriod.Repeats)
         {

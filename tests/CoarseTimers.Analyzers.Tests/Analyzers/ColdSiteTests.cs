@@ -78,6 +78,35 @@ public partial class TimeoutCancellationTokenSourceTests
             Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 6));
 
     [Fact]
+    public Task A_time_named_as_a_run_length_is_cold_and_a_timeout_duration_is_not() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Threading;
+
+            class Payload { public TimeSpan Duration; public TimeSpan TimeoutDuration; }
+
+            class Capture
+            {
+                readonly TimeSpan? _ruleDuration = TimeSpan.FromMinutes(5);
+                readonly TimeSpan _delayDuration = TimeSpan.FromSeconds(1);
+
+                void Run(CancellationTokenSource cts, Payload payload, int durationInSeconds)
+                {
+                    // How long the work runs: the timer ends it, and usually fires.
+                    cts.CancelAfter(payload.Duration);
+                    cts.CancelAfter(_ruleDuration!.Value);
+                    using var a = new CancellationTokenSource(TimeSpan.FromSeconds(durationInSeconds));
+
+                    // The length of a timeout or a wait: still a timeout per operation.
+                    {|#0:cts.CancelAfter(payload.TimeoutDuration)|};
+                    using var b = {|#1:new CancellationTokenSource(_delayDuration)|};
+                }
+            }
+            """,
+            Expected("CancelAfter", "reused source re-armed per call", 0),
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 1));
+
+    [Fact]
     public Task A_timeout_around_a_process_run_stays_per_operation() =>
         Verify.VerifyAsync("""
             using System.Diagnostics;

@@ -1,0 +1,82 @@
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp.Syntax;
+using Microsoft.CodeAnalysis.Operations;
+
+namespace CoarseTimers.Analyzers.Internals;
+
+/// <summary>
+/// A BCL call the compiler could not bind only because an argument's type is unresolved (a missing reference, a
+/// package not yet restored: <c>new CancellationTokenSource(_options.QueryTimeout)</c> when the options type lives in
+/// another assembly). Overload resolution then fails between the timeout overloads (<c>int</c> or <c>TimeSpan</c>) and
+/// the call is an <see cref="IInvalidOperation"/> whose candidates are all that BCL member. The analyzers judge such a
+/// call as they would the bound one; the code fixes offer nothing on it (the code does not compile).
+/// </summary>
+internal static class UnresolvedCall
+{
+    /// <summary>
+    /// <paramref name="operation"/> is a call whose overload resolution failed and whose every candidate is a
+    /// constructor of <paramref name="type"/> (when <paramref name="methodName"/> is null) or its method of that name.
+    /// </summary>
+    public static bool Calls(IInvalidOperation operation, INamedTypeSymbol? type, string? methodName)
+    {
+        if (type is null || operation.SemanticModel is not { } model || operation.Syntax is not (BaseObjectCreationExpressionSyntax or InvocationExpressionSyntax))
+        {
+            return false;
+        }
+
+        var info = model.GetSymbolInfo(operation.Syntax);
+        if (info.Symbol is not null || info.CandidateReason != CandidateReason.OverloadResolutionFailure || info.CandidateSymbols.IsEmpty)
+        {
+            return false;
+        }
+
+        foreach (var candidate in info.CandidateSymbols)
+        {
+            if (candidate is not IMethodSymbol method || !SymbolEqualityComparer.Default.Equals(method.ContainingType?.OriginalDefinition, type) ||
+                (methodName is null ? method.MethodKind != MethodKind.Constructor : method.Name != methodName))
+            {
+                return false;
+            }
+        }
+
+        return true;
+    }
+
+    /// <summary>The syntax arguments of the call, in source order.</summary>
+    public static SeparatedSyntaxList<ArgumentSyntax> Arguments(IOperation operation) => operation.Syntax switch
+    {
+        BaseObjectCreationExpressionSyntax { ArgumentList: { } list } => list.Arguments,
+        InvocationExpressionSyntax invocation => invocation.ArgumentList.Arguments,
+        _ => default,
+    };
+
+    /// <summary>
+    /// The operation of the argument at <paramref name="index"/> in source order (a positional call: the unresolved
+    /// calls the analyzers read have no named arguments), or null.
+    /// </summary>
+    public static IOperation? Argument(IInvalidOperation operation, int index)
+    {
+        var arguments = Arguments(operation);
+        if (index >= arguments.Count || arguments[index].NameColon is not null)
+        {
+            return null;
+        }
+
+        var expression = arguments[index].Expression;
+        foreach (var child in operation.ChildOperations)
+        {
+            if (child.Syntax == expression)
+            {
+                return child;
+            }
+        }
+
+        return null;
+    }
+
+    /// <summary>The receiver of an unresolved method call (<c>source</c> in <c>source.CancelAfter(t)</c>), or null.</summary>
+    public static IOperation? Receiver(IInvalidOperation operation) =>
+        operation.Syntax is InvocationExpressionSyntax { Expression: MemberAccessExpressionSyntax access } && operation.SemanticModel is { } model
+            ? model.GetOperation(access.Expression)
+            : null;
+}

@@ -1,0 +1,171 @@
+using System.Threading.Tasks;
+using CoarseTimers.CodeFixes.Fixes;
+using CoarseTimers.Analyzers.Rules;
+using CoarseTimers.Analyzers.Tests.CodeFixes;
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.Testing;
+using Xunit;
+using CtsVerify = CoarseTimers.Analyzers.Tests.Infrastructure.AnalyzerVerifier<CoarseTimers.Analyzers.Rules.TimeoutCancellationTokenSourceAnalyzer>;
+using DelayVerify = CoarseTimers.Analyzers.Tests.Infrastructure.AnalyzerVerifier<CoarseTimers.Analyzers.Rules.TaskDelayAnalyzer>;
+using TimerVerify = CoarseTimers.Analyzers.Tests.Infrastructure.AnalyzerVerifier<CoarseTimers.Analyzers.Rules.ThreadingTimerAnalyzer>;
+
+namespace CoarseTimers.Analyzers.Tests.Analyzers;
+
+/// <summary>
+/// A timeout whose type comes from a reference the compilation lacks (an options type in another assembly): overload
+/// resolution fails between the <c>int</c> and <c>TimeSpan</c> overloads, and the call is judged as the bound one would be.
+/// No fix is offered on code that does not compile.
+/// </summary>
+public class UnresolvedReferenceTests
+{
+    [Fact]
+    public Task Timeout_sources_with_an_unresolved_timeout_are_judged_as_bound_ones() =>
+        CtsVerify.VerifyAsync("""
+            using System.Threading;
+            using System.Threading.Tasks;
+
+            class Outbox
+            {
+                readonly {|CS0246:DeliveryOptions|} _options;
+
+                async Task Deliver(CancellationTokenSource reused)
+                {
+                    using var query = {|#0:new CancellationTokenSource(_options.QueryTimeout)|};
+                    {|#1:reused.CancelAfter(_options.SendTimeout)|};
+                    await Task.Yield();
+                }
+
+                // Cold evidence still applies: a lifecycle member, a lifecycle timeout name, an infinite timeout.
+                async Task StopAsync()
+                {
+                    using var stop = new CancellationTokenSource(_options.QueryTimeout);
+                    await Task.Yield();
+                }
+
+                void Send(CancellationTokenSource cts)
+                {
+                    using var connect = new CancellationTokenSource(_options.ConnectTimeout);
+                    cts.CancelAfter(Timeout.Infinite);
+                }
+            }
+            """,
+            ExpectedSource("new CancellationTokenSource(timeout)", "per-operation timeout", 0),
+            ExpectedSource("CancelAfter", "reused source re-armed per call", 1));
+
+    [Fact]
+    public Task A_run_loop_paced_by_an_unresolved_delay_is_paced() =>
+        CtsVerify.VerifyAsync("""
+            using System.Threading;
+            using System.Threading.Tasks;
+
+            class Cleanup
+            {
+                readonly {|CS0246:CleanupOptions|} _options;
+
+                async Task RunAsync(CancellationToken ct)
+                {
+                    while (!ct.IsCancellationRequested)
+                    {
+                        await Task.Delay(_options.Interval, ct);
+                        using var query = new CancellationTokenSource(5000);
+                        await Task.Yield();
+                    }
+                }
+            }
+            """);
+
+    [Fact]
+    public Task An_unresolved_receiver_is_not_guessed_at() =>
+        CtsVerify.VerifyAsync("""
+            class Pool
+            {
+                readonly {|CS0246:ObjectPool<System.Threading.CancellationTokenSource>|} _pool;
+
+                void Export(int timeout)
+                {
+                    // The receiver's type is unknown: nothing says this is CancellationTokenSource.CancelAfter.
+                    var source = _pool.Get();
+                    source.CancelAfter(timeout);
+                }
+            }
+            """);
+
+    [Fact]
+    public Task Timers_and_delays_with_unresolved_times_are_judged_as_bound_ones() =>
+        TimerVerify.VerifyAsync("""
+            using System;
+            using System.Threading;
+
+            class Batch : IDisposable
+            {
+                readonly {|CS0246:BatchOptions|} _options;
+                readonly Timer _limit;
+                readonly Timer _report;
+
+                Batch()
+                {
+                    // One-shot, one per instance, never re-armed: a timeout per batch.
+                    _limit = {|#0:new Timer(Expired, null, _options.TimeLimit, Timeout.Infinite)|};
+                    // Periodic (a positive constant period): a ticker, not a timeout.
+                    _report = new Timer(Expired, null, _options.ReportDue, 1000);
+                }
+
+                void Expired(object state) { }
+
+                public void Dispose() { _limit.Dispose(); _report.Dispose(); }
+            }
+            """,
+            new DiagnosticResult(DiagnosticIds.ThreadingTimer, DiagnosticSeverity.Warning)
+                .WithLocation(0).WithArguments("timeout held by its object, one per instance"));
+
+    [Fact]
+    public Task Delays_with_unresolved_times_race_and_pace_as_bound_ones() =>
+        DelayVerify.VerifyAsync("""
+            using System.Threading;
+            using System.Threading.Tasks;
+
+            class Worker
+            {
+                readonly {|CS0246:WorkerOptions|} _options;
+
+                async Task Send(Task work, CancellationToken ct)
+                {
+                    // Raced in WhenAny: a timeout per call.
+                    await Task.WhenAny(work, {|#0:Task.Delay(_options.SendTimeout, ct)|});
+                }
+
+                async Task RunAsync(CancellationToken ct)
+                {
+                    // A run loop paced by a configured delay: the timeout raced in it is once per period.
+                    while (!ct.IsCancellationRequested)
+                    {
+                        await Task.Delay(_options.Interval, ct);
+                        await Task.WhenAny(Task.CompletedTask, Task.Delay(_options.SendTimeout, ct));
+                    }
+                }
+            }
+            """,
+            new DiagnosticResult(DiagnosticIds.TaskDelay, DiagnosticSeverity.Warning)
+                .WithLocation(0).WithArguments("per-operation timeout"));
+
+    [Fact]
+    public Task No_fix_is_offered_on_an_unresolved_call() =>
+        FixTest<TimeoutCancellationTokenSourceAnalyzer, TimeoutCancellationTokenSourceCodeFixProvider>.VerifyNotOfferedAsync("""
+            using System.Threading;
+
+            class Outbox
+            {
+                readonly {|CS0246:DeliveryOptions|} _options;
+
+                void Deliver()
+                {
+                    using var query = [|new CancellationTokenSource(_options.QueryTimeout)|];
+                    query.Token.ThrowIfCancellationRequested();
+                }
+            }
+            """);
+
+    private static DiagnosticResult ExpectedSource(string kind, string reason, int location) =>
+        new DiagnosticResult(DiagnosticIds.TimeoutCancellationTokenSource, DiagnosticSeverity.Warning)
+            .WithLocation(location).WithArguments(kind, reason);
+}
