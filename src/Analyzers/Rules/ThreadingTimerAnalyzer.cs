@@ -52,6 +52,13 @@ public sealed class ThreadingTimerAnalyzer : CoarseTimersAnalyzer
         // A one-shot timer used as a timeout (disposed by its creator, or made by a factory) is per operation (rule 3).
         // The due time paces a loop that creates one timer per period.
         var lifetime = TimerLifetime.OfTimer(creation, TimerLifetime.PeriodOf(period, rule.Symbols));
+        if (lifetime == TimerLifetime.FactoryTimeout && context.ContainingSymbol is IMethodSymbol factory &&
+            TimerLifetime.CallersPassAPeriod(factory, dueTime, period, rule.Symbols, context.CancellationToken))
+        {
+            // A factory whose callers all ask for a ticker makes tickers.
+            lifetime = null;
+        }
+
         var rules = HotPathRules.LoopsDelegatesDeclared | (lifetime is null ? HotPathRules.None : HotPathRules.PerOperationTimeout);
         var reason = HotPathModel.Reason(creation, context.ContainingSymbol, rule.Symbols, rule.Settings(creation.Syntax.SyntaxTree),
             rules, TimeoutConstants.Milliseconds(dueTime, rule.Symbols), lifetime, context.CancellationToken);

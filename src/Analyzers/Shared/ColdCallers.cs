@@ -132,6 +132,38 @@ internal sealed class ColdCallers
     }
 
     /// <summary>
+    /// Every call of <paramref name="method"/> in the compilation (invocations and object creations), when every caller
+    /// can be seen and each use is a call; default otherwise (also when nothing calls it).
+    /// </summary>
+    public ImmutableArray<IOperation> Calls(IMethodSymbol method, CancellationToken cancellationToken)
+    {
+        method = method.OriginalDefinition;
+        if (!CanSeeEveryCaller(method))
+        {
+            return default;
+        }
+
+        var sites = CallSites(method, cancellationToken);
+        if (sites.IsDefaultOrEmpty)
+        {
+            return default;
+        }
+
+        var calls = ImmutableArray.CreateBuilder<IOperation>(sites.Length);
+        foreach (var site in sites)
+        {
+            if (site.RareUse != RareUse.None)
+            {
+                return default;
+            }
+
+            calls.Add(site.Call);
+        }
+
+        return calls.MoveToImmutable();
+    }
+
+    /// <summary>
     /// The calls of <paramref name="method"/> in the compilation with the member each is made from; default when some
     /// caller cannot be seen (a method group use, a name too common to follow), empty when nothing calls it. Memoised.
     /// </summary>

@@ -1,5 +1,7 @@
+using System.Threading;
 using CoarseTimers.Analyzers.Internals;
 using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Microsoft.CodeAnalysis.Operations;
 
@@ -89,6 +91,60 @@ internal static class TimerLifetime
         }
 
         return IsReturned(creation) ? FactoryTimeout : null;
+    }
+
+    /// <summary>
+    /// A timer factory (<see cref="FactoryTimeout"/>) that passes its caller's period through, and whose every caller in
+    /// the compilation passes a period that repeats: a positive constant, or the same expression as the due time (the
+    /// ticker idiom <c>Create(Tick, null, interval, interval)</c>). It makes tickers, not timeouts.
+    /// </summary>
+    public static bool CallersPassAPeriod(IMethodSymbol factory, IOperation? dueTime, IOperation? period, KnownSymbols symbols, CancellationToken cancellationToken)
+    {
+        if (period.WithoutConversions() is not IParameterReferenceOperation { Parameter: var periodParameter } ||
+            !SymbolEqualityComparer.Default.Equals(periodParameter.ContainingSymbol, factory))
+        {
+            return false;
+        }
+
+        var dueParameter = (dueTime.WithoutConversions() as IParameterReferenceOperation)?.Parameter;
+        var calls = symbols.Callers.Calls(factory, cancellationToken);
+        if (calls.IsDefaultOrEmpty)
+        {
+            return false;
+        }
+
+        foreach (var call in calls)
+        {
+            var arguments = call switch
+            {
+                IInvocationOperation invocation => invocation.Arguments,
+                IObjectCreationOperation creation => creation.Arguments,
+                _ => default,
+            };
+            var periodArgument = arguments.IsDefault ? null : arguments.ArgumentFor(periodParameter.Ordinal);
+            var dueArgument = arguments.IsDefault || dueParameter is null ? null : arguments.ArgumentFor(dueParameter.Ordinal);
+            if (PeriodOf(periodArgument, dueArgument, symbols) != TimerPeriod.Repeats)
+            {
+                return false;
+            }
+        }
+
+        return true;
+    }
+
+    /// <summary>
+    /// <see cref="PeriodOf(IOperation, KnownSymbols)"/> for the arguments a caller passes to a timer factory, where a
+    /// period that is the same expression as the due time (<c>Create(Tick, null, interval, interval)</c>, the ticker idiom)
+    /// also repeats. Not for a timer created in place: <c>using (new Timer(Warn, null, threshold, threshold))</c> is a
+    /// watchdog that repeats while a call runs and usually never fires.
+    /// </summary>
+    private static TimerPeriod PeriodOf(IOperation? period, IOperation? dueTime, KnownSymbols symbols)
+    {
+        var known = PeriodOf(period, symbols);
+        return known == TimerPeriod.Unknown && period is not null && dueTime is not null &&
+               SyntaxFactory.AreEquivalent(period.WithoutConversions()!.Syntax, dueTime.WithoutConversions()!.Syntax)
+            ? TimerPeriod.Repeats
+            : known;
     }
 
     /// <summary>

@@ -1,6 +1,6 @@
 namespace CoarseTimers.Analyzers.Shared;
 
-/// <summary>Whether a <c>new Timer(...)</c> repeats, from its period argument (<see cref="TimerLifetime.PeriodOf"/>).</summary>
+/// <summary>Whether a <c>new Timer(...)</c> repeats, from its period argument (<see cref="TimerLifetime.PeriodOf(Microsoft.CodeAnalysis.IOperation, KnownSymbols)"/>).</summary>
 internal enum TimerPeriod
 {
     /// <summary>A period that is not a constant: a caller's, a field's.</summary>

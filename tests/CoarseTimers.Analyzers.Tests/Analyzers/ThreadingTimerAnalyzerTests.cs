@@ -50,6 +50,47 @@ public partial class ThreadingTimerTests
             new DiagnosticResult(DiagnosticIds.ThreadingTimer, DiagnosticSeverity.Warning).WithLocation(2).WithArguments("timeout created by a factory method, per call"));
 
     [Fact]
+    public Task Timer_factory_whose_callers_all_ask_for_a_ticker_makes_tickers() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Threading;
+
+            static class Timers
+            {
+                // Every caller passes a period that repeats: the interval twice (the ticker idiom) or a positive constant.
+                public static Timer CreateTicker(TimerCallback callback, TimeSpan dueTime, TimeSpan period) => new Timer(callback, null, dueTime, period);
+
+                // One caller asks for a one-shot timer: a timeout per call.
+                public static Timer CreateMixed(TimerCallback callback, TimeSpan dueTime, TimeSpan period) => {|#0:new Timer(callback, null, dueTime, period)|};
+
+                // Never called in the compilation: nothing says it makes tickers.
+                public static Timer CreateUnused(TimerCallback callback, TimeSpan dueTime, TimeSpan period) => {|#1:new Timer(callback, null, dueTime, period)|};
+            }
+
+            sealed class Reporter
+            {
+                readonly Timer _report;
+                readonly Timer _flush;
+                readonly Timer _deadline;
+
+                Reporter(TimeSpan interval, TimeSpan timeout)
+                {
+                    _report = Timers.CreateTicker(_ => { }, interval, interval);
+                    _flush = Timers.CreateTicker(_ => { }, TimeSpan.Zero, TimeSpan.FromSeconds(1));
+                    _deadline = Timers.CreateMixed(_ => { }, interval, interval);
+                    _deadline = Timers.CreateMixed(_ => { }, timeout, Timeout.InfiniteTimeSpan);
+                }
+            }
+            """,
+            Expected("timeout created by a factory method, per call"),
+            new DiagnosticResult(DiagnosticIds.ThreadingTimer, DiagnosticSeverity.Warning).WithLocation(1).WithArguments("timeout created by a factory method, per call"));
+
+    [Fact]
+    public Task A_watchdog_repeating_at_its_threshold_is_still_a_timeout() =>
+        Verify.VerifyAsync(Wrap("using ({|#0:new Timer(_ => { }, null, threshold, threshold)|}) { }").Replace("void M()", "void M(TimeSpan threshold)"),
+            Expected("timeout timer disposed by the code that created it"));
+
+    [Fact]
     public Task Timer_factory_wrapping_in_an_unresolved_type_still_returns_a_timeout_per_call()
     {
         var test = new Verify
