@@ -57,9 +57,13 @@ internal static class ColdContext
     private static readonly ImmutableHashSet<string> s_changeWords = ImmutableHashSet.Create(
         StringComparer.Ordinal, "Change", "Changed", "Changes", "Update", "Updated", "Reload", "Reloaded");
 
-    /// <summary>Words that make a whole type lifecycle code wherever they stand: <c>ConnectContext</c>, <c>StartupHook</c>.</summary>
+    /// <summary>
+    /// Words that make a whole type, or a whole namespace, lifecycle code wherever they stand in its name:
+    /// <c>ConnectContext</c>, <c>StartupHook</c>, <c>Management.LinuxSpecialization</c> (a host's one-off switch from
+    /// placeholder to its app).
+    /// </summary>
     private static readonly ImmutableHashSet<string> s_lifecycleTypeWords = ImmutableHashSet.Create(
-        StringComparer.Ordinal, "Startup", "Bootstrap", "Bootstrapper", "Initializer", "Warmup", "Connect", "Reconnect", "Shutdown");
+        StringComparer.Ordinal, "Startup", "Bootstrap", "Bootstrapper", "Initializer", "Warmup", "Connect", "Reconnect", "Shutdown", "Specialization");
 
     private static readonly ImmutableHashSet<string> s_suffixWords = ImmutableHashSet.Create(StringComparer.Ordinal, "Async", "Core", "Internal", "Impl");
 
@@ -110,6 +114,14 @@ internal static class ColdContext
             else if (symbol is IMethodSymbol { MethodKind: not MethodKind.AnonymousFunction } method && MemberReason(method, inLoop) is { } reason)
             {
                 return reason;
+            }
+        }
+
+        for (var ns = containingSymbol.ContainingNamespace; ns is { IsGlobalNamespace: false }; ns = ns.ContainingNamespace)
+        {
+            if (HasWord(ns.Name, s_lifecycleTypeWords))
+            {
+                return $"lifecycle: namespace {ns.Name}";
             }
         }
 

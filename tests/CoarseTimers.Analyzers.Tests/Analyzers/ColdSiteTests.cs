@@ -107,6 +107,28 @@ public partial class TimeoutCancellationTokenSourceTests
             Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 1));
 
     [Fact]
+    public Task A_lifecycle_namespace_is_cold_and_a_lookalike_word_is_not() =>
+        Verify.VerifyAsync("""
+            using System.Threading;
+
+            namespace Host.Management.LinuxSpecialization
+            {
+                class PackageDownload { void Probe() { using var cts = new CancellationTokenSource(5000); } }
+            }
+
+            namespace Host.Startup.Steps
+            {
+                class Migrations { void Apply() { using var cts = new CancellationTokenSource(5000); } }
+            }
+
+            namespace Host.Connections
+            {
+                class Frames { void Send() { using var cts = {|#0:new CancellationTokenSource(5000)|}; } }
+            }
+            """,
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 0));
+
+    [Fact]
     public Task A_timeout_around_a_process_run_stays_per_operation() =>
         Verify.VerifyAsync("""
             using System.Diagnostics;
