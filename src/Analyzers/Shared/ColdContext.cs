@@ -65,6 +65,14 @@ internal static class ColdContext
     private static readonly ImmutableHashSet<string> s_lifecycleTypeWords = ImmutableHashSet.Create(
         StringComparer.Ordinal, "Startup", "Bootstrap", "Bootstrapper", "Initializer", "Warmup", "Connect", "Reconnect", "Shutdown", "Specialization");
 
+    /// <summary>
+    /// Words that make a type or a namespace housekeeping (<c>InboxCleanupService</c>, <c>ClaimCheckSweeper</c>,
+    /// <c>Transactions.Cleanup</c>, <c>Scavenging</c>): it sweeps stale state on a period or on demand, as the member
+    /// names of <see cref="RareEvent"/> do, never per operation.
+    /// </summary>
+    private static readonly ImmutableHashSet<string> s_housekeepingTypeWords = ImmutableHashSet.Create(
+        StringComparer.Ordinal, "Cleanup", "Cleaner", "Sweeper", "Scavenger", "Scavenging", "Janitor", "Reaper", "Purger", "Housekeeping", "Housekeeper");
+
     private static readonly ImmutableHashSet<string> s_suffixWords = ImmutableHashSet.Create(StringComparer.Ordinal, "Async", "Core", "Internal", "Impl");
 
     /// <summary>Words that mark a type as test support: a test class, a fake, a benchmark.</summary>
@@ -106,6 +114,11 @@ internal static class ColdContext
                     return $"lifecycle: {type.Name}";
                 }
 
+                if (HasWord(type.Name, s_housekeepingTypeWords))
+                {
+                    return $"housekeeping: {type.Name}";
+                }
+
                 if (HasWord(type.Name, s_testWords))
                 {
                     return $"test code: {type.Name}";
@@ -122,6 +135,11 @@ internal static class ColdContext
             if (HasWord(ns.Name, s_lifecycleTypeWords))
             {
                 return $"lifecycle: namespace {ns.Name}";
+            }
+
+            if (HasWord(ns.Name, s_housekeepingTypeWords))
+            {
+                return $"housekeeping: namespace {ns.Name}";
             }
         }
 

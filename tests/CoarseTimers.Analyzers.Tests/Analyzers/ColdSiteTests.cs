@@ -129,6 +129,34 @@ public partial class TimeoutCancellationTokenSourceTests
             Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 0));
 
     [Fact]
+    public Task Housekeeping_types_and_namespaces_are_cold_and_lookalikes_are_not() =>
+        Verify.VerifyAsync("""
+            using System.Threading;
+
+            class InboxCleanupService
+            {
+                void DeleteBatch() { using var cts = new CancellationTokenSource(30_000); }
+            }
+
+            class ClaimCheckSweeper
+            {
+                void Sweep() { using var cts = new CancellationTokenSource(30_000); }
+            }
+
+            namespace Store.Transactions.Cleanup
+            {
+                class LostTransactionFinder { void Find() { using var cts = new CancellationTokenSource(30_000); } }
+            }
+
+            // Words, not substrings: a dry-cleaning shop's orders are per request.
+            class DryCleaningOrders
+            {
+                void Place() { using var cts = {|#0:new CancellationTokenSource(30_000)|}; }
+            }
+            """,
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 0));
+
+    [Fact]
     public Task A_timeout_around_a_process_run_stays_per_operation() =>
         Verify.VerifyAsync("""
             using System.Diagnostics;
