@@ -1,7 +1,7 @@
 using System.Threading.Tasks;
-using CoarseTimers.CodeFixes.Fixes;
 using CoarseTimers.Analyzers.Rules;
 using CoarseTimers.Analyzers.Tests.CodeFixes;
+using CoarseTimers.CodeFixes.Fixes;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Testing;
 using Xunit;
