@@ -1,3 +1,4 @@
+using System.Threading;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Microsoft.CodeAnalysis.Operations;
@@ -79,4 +80,39 @@ internal static class UnresolvedCall
         operation.Syntax is InvocationExpressionSyntax { Expression: MemberAccessExpressionSyntax access } && operation.SemanticModel is { } model
             ? model.GetOperation(access.Expression)
             : null;
+
+    /// <summary>
+    /// <paramref name="receiver"/> reads a local declared with <c>var</c> that has no type only because its initializer's
+    /// natural type is unresolved, while every branch of that initializer (through <c>?:</c> and <c>??</c>) is a
+    /// <paramref name="type"/>, unresolved calls included (their candidates all return it):
+    /// <c>var linked = job.Token != null ? CreateLinkedTokenSource(ct, job.Token.Value) : CreateLinkedTokenSource(ct);</c>
+    /// with the job's type in a missing assembly.
+    /// </summary>
+    public static bool IsLocalOfType(IOperation? receiver, INamedTypeSymbol? type, CancellationToken cancellationToken)
+    {
+        if (type is null || receiver.WithoutConversions() is not ILocalReferenceOperation { Local: { Type.TypeKind: TypeKind.Error } local } reference ||
+            reference.SemanticModel is not { } model)
+        {
+            return false;
+        }
+
+        foreach (var declaration in local.DeclaringSyntaxReferences)
+        {
+            if (declaration.GetSyntax(cancellationToken) is VariableDeclaratorSyntax { Initializer.Value: { } value } &&
+                model.GetOperation(value, cancellationToken) is { } initializer)
+            {
+                return EveryBranchIs(initializer, type);
+            }
+        }
+
+        return false;
+    }
+
+    private static bool EveryBranchIs(IOperation? value, INamedTypeSymbol type) => value.WithoutConversions() switch
+    {
+        IConditionalOperation conditional => conditional.WhenFalse is not null && EveryBranchIs(conditional.WhenTrue, type) && EveryBranchIs(conditional.WhenFalse, type),
+        ICoalesceOperation coalesce => EveryBranchIs(coalesce.Value, type) && EveryBranchIs(coalesce.WhenNull, type),
+        { Type: { } valueType } => SymbolEqualityComparer.Default.Equals(valueType.OriginalDefinition, type),
+        _ => false,
+    };
 }

@@ -2,6 +2,7 @@ using CoarseTimers.Analyzers.Baseline;
 using CoarseTimers.Analyzers.Internals;
 using CoarseTimers.Analyzers.Shared;
 using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Microsoft.CodeAnalysis.Diagnostics;
 using Microsoft.CodeAnalysis.Operations;
 
@@ -73,6 +74,13 @@ public sealed class TimeoutCancellationTokenSourceAnalyzer : CoarseTimersAnalyze
         else if (UnresolvedCall.Calls(operation, rule.Symbols.CancellationTokenSource, "CancelAfter"))
         {
             Report(context, rule, operation, UnresolvedCall.Argument(operation, 0), TimerLifetime.OfCancelAfterOn(UnresolvedCall.Receiver(operation)), CancelAfterKind);
+        }
+        else if (operation.Syntax is InvocationExpressionSyntax { Expression: MemberAccessExpressionSyntax { Name.Identifier.ValueText: "CancelAfter" } } &&
+                 UnresolvedCall.Receiver(operation) is { } receiver &&
+                 UnresolvedCall.IsLocalOfType(receiver, rule.Symbols.CancellationTokenSource, context.CancellationToken))
+        {
+            // A source in a local whose declared type the compiler could not infer, though every value it can hold is one.
+            Report(context, rule, operation, UnresolvedCall.Argument(operation, 0), TimerLifetime.OfCancelAfterOn(receiver), CancelAfterKind);
         }
     }
 

@@ -75,6 +75,30 @@ public class UnresolvedReferenceTests
             """);
 
     [Fact]
+    public Task A_source_whose_var_local_has_no_type_only_for_an_unresolved_argument_is_still_a_source() =>
+        CtsVerify.VerifyAsync("""
+            using System;
+            using System.Threading;
+
+            class Jobs
+            {
+                void Execute({|CS0246:Job|} job, CancellationToken ct)
+                {
+                    // Both branches are CancellationTokenSources; the first's call fails only for the job's missing type.
+                    using var linked = job.Token != null
+                        ? CancellationTokenSource.CreateLinkedTokenSource(ct, job.Token.Value)
+                        : CancellationTokenSource.CreateLinkedTokenSource(ct);
+                    {|#0:linked.CancelAfter(TimeSpan.FromSeconds(job.TimeoutSeconds))|};
+
+                    // A value of unknown type: nothing says it is a source.
+                    var other = job.CreateSource();
+                    other.CancelAfter(1000);
+                }
+            }
+            """,
+            ExpectedSource("CancelAfter", "per-operation timeout", 0));
+
+    [Fact]
     public Task An_unresolved_receiver_is_not_guessed_at() =>
         CtsVerify.VerifyAsync("""
             class Pool
