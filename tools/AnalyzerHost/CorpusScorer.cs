@@ -25,6 +25,7 @@ internal static class CorpusScorer
         var results = new List<(CorpusRow Row, Diagnostic? Hit)>();
         var missing = new List<CorpusRow>();
         var unmatched = new SortedDictionary<string, int>(StringComparer.Ordinal);
+        var unmatchedSites = new List<string>();
         var exceptions = new List<string>();
         var ad0001 = 0;
         var projects = 0;
@@ -62,11 +63,13 @@ internal static class CorpusScorer
                 foreach (var d in ours.Where(d => !used.Contains(d)))
                 {
                     unmatched[d.Id] = unmatched.GetValueOrDefault(d.Id) + 1;
+                    var span = d.Location.GetLineSpan();
+                    unmatchedSites.Add($"- {repo.Key} {Path.GetRelativePath(root, span.Path)}:{span.StartLinePosition.Line + 1} {d.Id}: {d.GetMessage()}");
                 }
             }
         }
 
-        Print(results, missing, unmatched, projects, ad0001, exceptions, output);
+        Print(results, missing, unmatched, unmatchedSites, projects, ad0001, exceptions, output);
         return ad0001 == 0 && exceptions.Count == 0 ? 0 : 1;
     }
 
@@ -77,7 +80,7 @@ internal static class CorpusScorer
                span.StartLinePosition.Line + 1 <= line && line <= span.EndLinePosition.Line + 1;
     }
 
-    private static void Print(List<(CorpusRow Row, Diagnostic? Hit)> results, List<CorpusRow> missing, SortedDictionary<string, int> unmatched,
+    private static void Print(List<(CorpusRow Row, Diagnostic? Hit)> results, List<CorpusRow> missing, SortedDictionary<string, int> unmatched, List<string> unmatchedSites,
         int projects, int ad0001, List<string> exceptions, TextWriter output)
     {
         var repos = results.Select(r => r.Row.Repo).Distinct().Count();
@@ -122,6 +125,11 @@ internal static class CorpusScorer
         output.WriteLine();
         output.WriteLine($"Diagnostics on lines no row names (not scored): {unmatched.Values.Sum()}" +
                          (unmatched.Count == 0 ? string.Empty : " (" + string.Join(", ", unmatched.Select(kv => $"{kv.Key} {kv.Value}")) + ")"));
+        foreach (var site in unmatchedSites.OrderBy(s => s, StringComparer.Ordinal))
+        {
+            output.WriteLine(site);
+        }
+
         output.WriteLine($"Rows whose file is not in the snapshots folder (not scored): {missing.Count}");
         foreach (var row in missing)
         {

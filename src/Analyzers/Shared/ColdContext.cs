@@ -79,9 +79,9 @@ internal static class ColdContext
     private static readonly ImmutableHashSet<string> s_testWords = ImmutableHashSet.Create(
         StringComparer.Ordinal, "Test", "Tests", "Testing", "Benchmark", "Benchmarks", "Fake", "Fakes");
 
-    /// <summary>Second words of test-support assembly segments: <c>TestCommon</c>, <c>TestUtilities</c> (not <c>TestProject</c>).</summary>
+    /// <summary>Second words of test-support assembly segments: <c>TestCommon</c>, <c>TestUtilities</c>, <c>TestFramework</c>, <c>TestKit</c> (not <c>TestProject</c>).</summary>
     private static readonly ImmutableHashSet<string> s_testSupportWords = ImmutableHashSet.Create(
-        StringComparer.Ordinal, "Common", "Utilities", "Utils", "Helpers", "Support", "Infrastructure", "Shared", "Host");
+        StringComparer.Ordinal, "Common", "Utilities", "Utils", "Helpers", "Support", "Infrastructure", "Shared", "Host", "Framework", "Kit");
 
     /// <summary>Why <paramref name="operation"/> runs rarely, or null when nothing says so.</summary>
     public static string? Reason(IOperation operation, ISymbol containingSymbol)
@@ -140,6 +140,11 @@ internal static class ColdContext
             if (HasWord(ns.Name, s_housekeepingTypeWords))
             {
                 return $"housekeeping: namespace {ns.Name}";
+            }
+
+            if (HasWord(ns.Name, s_testWords))
+            {
+                return $"test code: namespace {ns.Name}";
             }
         }
 

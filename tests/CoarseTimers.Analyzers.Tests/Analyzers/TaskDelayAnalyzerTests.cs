@@ -61,6 +61,22 @@ public partial class TaskDelayTests
         return Task.WhenAll(type, assembly.RunAsync(), production.RunAsync());
     }
 
+    [Fact]
+    public Task Test_support_namespaces_and_test_framework_assemblies_are_cold()
+    {
+        // A test harness shipped inside a production assembly (MassTransit.Testing) and test-kit assemblies.
+        var testingNamespace = Verify.VerifyAsync(
+            "namespace Contoso.Bus.Testing { " + Wrap("await Task.WhenAny(Work(), Task.Delay(100));") + " }");
+        var testingLookalike = Verify.VerifyAsync(
+            "namespace Contoso.Testimonials { " + Wrap("await Task.WhenAny(Work(), {|#0:Task.Delay(100)|});") + " }",
+            Expected("per-operation timeout"));
+        var framework = new AnalyzerVerifier<TaskDelayAnalyzer> { TestCode = Wrap("await Task.WhenAny(Work(), Task.Delay(100));") };
+        framework.SolutionTransforms.Add((solution, projectId) => solution.WithProjectAssemblyName(projectId, "Contoso.Bus.TestFramework"));
+        var kit = new AnalyzerVerifier<TaskDelayAnalyzer> { TestCode = Wrap("await Task.WhenAny(Work(), Task.Delay(100));") };
+        kit.SolutionTransforms.Add((solution, projectId) => solution.WithProjectAssemblyName(projectId, "Contoso.Actors.TestKit"));
+        return Task.WhenAll(testingNamespace, testingLookalike, framework.RunAsync(), kit.RunAsync());
+    }
+
     [Theory]
     [InlineData("while (!_stopping.IsCancellationRequested) { await Task.WhenAny(Work(), Task.Delay(_interval)); }")]
     [InlineData("while (true) { await Task.WhenAny(Work(), Task.Delay(TimeSpan.FromSeconds(5))); }")]
