@@ -19,7 +19,7 @@ namespace CoarseTimers;
 /// BCL timer stops once collected; a one-shot timer fires at most once whether or not it is still referenced (a BCL
 /// timer's does too unless a collection comes before its due time), so creating one needs no finalizable object.
 /// </remarks>
-public sealed class CoarseTimer : ITimer
+public sealed partial class CoarseTimer : ITimer
 {
 #if !NET
     // .NET Framework's Timer.Change throws once the timer is disposed; .NET Core's returns false. The netstandard2.0
@@ -27,7 +27,6 @@ public sealed class CoarseTimer : ITimer
     private static readonly Lazy<bool> s_changeAfterDisposeThrows = new(ProbeChangeAfterDisposeThrows);
 #endif
 
-    private readonly TimerCore _core;
 #if !NET
     private readonly bool _isProviderTimer;
 #endif
@@ -78,7 +77,14 @@ public sealed class CoarseTimer : ITimer
 #if !NET
         _isProviderTimer = isProviderTimer;
 #endif
-        _core = new TimerCore(engine, this, callback, useSelfAsState ? this : state, dueTime, period);
+        _engine = engine;
+        _callback = callback;
+        _state = useSelfAsState ? this : state;
+        _executionContext = CaptureExecutionContext();
+
+        // Nothing else can reach the new timer yet, so no flag: the engine stores the ticket under its shard lock before
+        // the expiry can be dispatched, and that lock also publishes the fields written before it.
+        Schedule(dueTime, period);
     }
 
     /// <summary>Changes the due time and period (as <see cref="System.Threading.Timer.Change(int, int)"/>); false once disposed.</summary>
@@ -96,7 +102,7 @@ public sealed class CoarseTimer : ITimer
 
     private bool ChangeCore(long dueTime, long period)
     {
-        if (_core.Change(this, dueTime, period))
+        if (TryRearm(dueTime, period))
         {
             return true;
         }
@@ -131,7 +137,7 @@ public sealed class CoarseTimer : ITimer
     /// <summary>Stops the timer; a callback already running is not waited for. Calling it again does nothing.</summary>
     public void Dispose()
     {
-        _core.Dispose(notification: null, completion: null);
+        Close(notification: null, completion: null);
     }
 
     /// <summary>
@@ -152,14 +158,14 @@ public sealed class CoarseTimer : ITimer
             throw new NotSupportedException("Dispose(WaitHandle) signals an EventWaitHandle or a Semaphore.");
         }
 
-        return _core.Dispose(notifyObject, completion: null);
+        return Close(notifyObject, completion: null);
     }
 
     /// <summary>Stops the timer; the returned task completes once no callback is running.</summary>
     public ValueTask DisposeAsync()
     {
         var completion = new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously);
-        _core.Dispose(notification: null, completion);
+        Close(notification: null, completion);
         return new ValueTask(completion.Task);
     }
 

@@ -3,7 +3,7 @@ using System;
 namespace CoarseTimers.Timing;
 
 /// <summary>
-/// What a periodic timer's core keeps besides its wheel entry: when the current period is due (each period counts from
+/// What a periodic timer keeps besides its wheel entry, and what that entry notifies: when the current period is due (each period counts from
 /// the previous due time, as the BCL's does) and a weak reference to the public <see cref="CoarseTimer"/>, checked at
 /// every expiry, so that a periodic timer nobody references any more stops at its next period instead of firing, and
 /// rooting its callback's captures, forever. The BCL gives every timer a finalizable holder for that; a finalizable
@@ -12,7 +12,7 @@ namespace CoarseTimers.Timing;
 /// timer needs neither: it fires at most once whether or not it is still referenced, as a BCL timer does when no
 /// collection comes before its due time.
 /// </summary>
-internal sealed class PeriodicSchedule : WeakReference
+internal sealed class PeriodicSchedule : WeakReference, ITimerTarget
 {
     public PeriodicSchedule(CoarseTimer owner)
         : base(owner)
@@ -21,4 +21,16 @@ internal sealed class PeriodicSchedule : WeakReference
 
     /// <summary>When the current period is due, in the engine clock's units.</summary>
     public long DueTimestamp { get; set; }
+
+    /// <summary>
+    /// The wheel entry of a periodic timer notifies this, not the timer: a timer still referenced runs its period; one
+    /// that has been collected is gone, and so is its period (this schedule is dropped with the expired entry).
+    /// </summary>
+    void ITimerTarget.OnExpired(TimerTicket ticket)
+    {
+        if (Target is ITimerTarget timer)
+        {
+            timer.OnExpired(ticket);
+        }
+    }
 }

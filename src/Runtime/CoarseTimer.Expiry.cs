@@ -2,25 +2,28 @@ using System;
 using System.Diagnostics;
 using System.Threading;
 using System.Threading.Tasks;
+using CoarseTimers.Timing;
 
-namespace CoarseTimers.Timing;
+namespace CoarseTimers;
 
 /// <summary>
-/// The scheduled state of a <see cref="CoarseTimer"/>: what the engine holds while the timer is armed. The public timer
-/// wraps it and is not referenced by it, except weakly by a periodic timer (<see cref="PeriodicSchedule"/>), so a
+/// The scheduled state of a <see cref="CoarseTimer"/>, in the timer itself: one object per timer (the BCL's is three:
+/// Timer, TimerHolder, TimerQueueTimer), because a pending timer's cost is mostly the collections that copy it
+/// (docs/benchmarks.md, "Where the pending time goes"). The engine's wheel entry refers to the timer itself while it is
+/// armed one-shot; armed periodic, it refers to a <see cref="PeriodicSchedule"/> that holds the timer only weakly, so a
 /// periodic timer that nobody references any more stops at its next period instead of firing (and rooting its
 /// callback's captures) forever, as the BCL's Timer/TimerHolder pair does with a finalizer on every timer.
-/// The core counts its own running callbacks under its flag, so disposing waits for them without scanning shards
+/// The timer counts its own running callbacks under its flag, so disposing waits for them without scanning shards
 /// (the del_timer_sync lesson: remember where the work runs).
 /// A periodic timer counts each period from the previous due time (<see cref="PeriodicSchedule.DueTimestamp"/>), as the BCL's does,
 /// so pool latency and tick rounding do not accumulate from one period to the next; a one-shot timer is scheduled by
 /// its delay and reads no clock.
 /// </summary>
-internal sealed class TimerCore : ITimerTarget
+public sealed partial class CoarseTimer : ITimerTarget
 {
     private const uint NoPeriod = unchecked((uint)Timeout.Infinite);
 
-    private static readonly ContextCallback s_runCallback = static self => ((TimerCore)self!).RunCallback();
+    private static readonly ContextCallback s_runCallback = static self => ((CoarseTimer)self!).RunCallback();
 
     private readonly TimerEngine _engine;
     private readonly TimerCallback _callback;
@@ -29,11 +32,11 @@ internal sealed class TimerCore : ITimerTarget
 
     // A SpinFlag guarding every field below: a compare-exchange instead of a Monitor enter+exit, twice per timer
     // (arm, dispose), and held only for a few dozen instructions (the engine's shard lock, taken inside it, never takes
-    // a core's flag, so the nesting cannot deadlock).
+    // a timer's flag, so the nesting cannot deadlock).
     private int _busy;
     private TimerTicket _ticket;
 
-    // Set while the timer is armed periodic: its due time and a weak reference to the public timer.
+    // Set while the timer is armed periodic: its due time and a weak reference to this timer, which its wheel entry notifies.
     private PeriodicSchedule? _periodic;
     // 0 to 0xFFFFFFFE ms as the BCL accepts, or uint.MaxValue (Timeout.Infinite's bits) for none: 4 bytes, not 8.
     private uint _periodMilliseconds = NoPeriod;
@@ -43,20 +46,8 @@ internal sealed class TimerCore : ITimerTarget
 
     // What a disposal waiting for a running callback signals when the callback ends: the WaitHandle given to
     // Dispose(WaitHandle) or DisposeAsync's completion, never both (a completion asked for after a wait-handle disposal
-    // is refused), so one field holds either and the core stays 96 bytes.
+    // is refused), so one field holds either and the timer stays one 96-byte object (104 on .NET Framework builds).
     private object? _disposeWaiter;
-
-    public TimerCore(TimerEngine engine, CoarseTimer owner, TimerCallback callback, object? state, long dueTime, long period)
-    {
-        _engine = engine;
-        _callback = callback;
-        _state = state;
-        _executionContext = CaptureExecutionContext();
-
-        // Nothing else can reach the new core yet, so no flag: the engine stores the ticket under its shard lock before
-        // the expiry can be dispatched, and that lock also publishes the fields written before it.
-        Schedule(owner, dueTime, period);
-    }
 
     void ITimerTarget.OnExpired(TimerTicket ticket)
     {
@@ -72,22 +63,13 @@ internal sealed class TimerCore : ITimerTarget
             _ticket = default;
             if (_periodic is { } periodic)
             {
-                if (periodic.Target is null)
-                {
-                    // Nobody references the public timer any more, so nobody can dispose it: it stops here, as the BCL's
-                    // holder finalizer would have stopped it.
-                    _disposed = true;
-                    _periodic = null;
-                    return;
-                }
-
                 // Rescheduled before the callback runs, as the BCL timer does: a slow callback may overlap the next one.
                 // As the BCL, the period counts from this expiry's due time; a timer late by a whole period fires next tick.
                 var clock = _engine.Clock;
                 var now = clock.GetTimestamp();
                 var next = periodic.DueTimestamp + clock.FromMilliseconds(_periodMilliseconds);
                 periodic.DueTimestamp = next > now ? next : now + clock.FromMilliseconds(1);
-                _ticket = _engine.ScheduleAt(this, periodic.DueTimestamp);
+                _ticket = _engine.ScheduleAt(periodic, periodic.DueTimestamp);
             }
 
             _runningCallbacks++;
@@ -138,7 +120,8 @@ internal sealed class TimerCore : ITimerTarget
     }
 
     /// <summary>Re-arms the timer; false when it is disposed (arguments are validated by the caller).</summary>
-    public bool Change(CoarseTimer owner, long dueTime, long period)
+    // Change's work: false once disposed (the caller decides whether that throws).
+    private bool TryRearm(long dueTime, long period)
     {
         SpinFlag.Enter(ref _busy);
         try
@@ -151,7 +134,7 @@ internal sealed class TimerCore : ITimerTarget
 
             TimerEngine.Cancel(_ticket);
             _ticket = default;
-            Arm(owner, dueTime, period);
+            Arm(dueTime, period);
             return true;
         }
         finally
@@ -165,7 +148,8 @@ internal sealed class TimerCore : ITimerTarget
     /// callback runs. False if already disposed. As the BCL, a completion asked for after a disposal that was given a
     /// wait handle fails with <see cref="InvalidOperationException"/>.
     /// </summary>
-    public bool Dispose(WaitHandle? notification, TaskCompletionSource<bool>? completion)
+    // Every Dispose overload's work: stops future callbacks; signals what it is given once no callback runs.
+    private bool Close(WaitHandle? notification, TaskCompletionSource<bool>? completion)
     {
         bool signalNow;
         SpinFlag.Enter(ref _busy);
@@ -272,15 +256,15 @@ internal sealed class TimerCore : ITimerTarget
     }
 
     // Called under _busy.
-    private void Arm(CoarseTimer owner, long dueTime, long period)
+    private void Arm(long dueTime, long period)
     {
         Debug.Assert(SpinFlag.IsHeld(ref _busy), "Arm runs under the core's flag");
         Debug.Assert(_ticket.IsNone, "the previous expiry was cancelled or consumed before re-arming");
-        Schedule(owner, dueTime, period);
+        Schedule(dueTime, period);
     }
 
     // Under _busy, or from the constructor.
-    private void Schedule(CoarseTimer owner, long dueTime, long period)
+    private void Schedule(long dueTime, long period)
     {
         _periodMilliseconds = unchecked((uint)period);
         if (dueTime == Timeout.Infinite || period is 0 or Timeout.Infinite)
@@ -295,7 +279,7 @@ internal sealed class TimerCore : ITimerTarget
 
         if (_periodic is null && period is not (0 or Timeout.Infinite))
         {
-            _periodic = new PeriodicSchedule(owner);
+            _periodic = new PeriodicSchedule(this);
         }
 
         if (_periodic is null)
@@ -307,7 +291,7 @@ internal sealed class TimerCore : ITimerTarget
         {
             // A periodic timer counts each period from this due time, so it needs the time itself.
             _periodic.DueTimestamp = _engine.Now() + _engine.FromMilliseconds(dueTime);
-            _engine.ScheduleAt(this, _periodic.DueTimestamp, ref _ticket);
+            _engine.ScheduleAt(_periodic, _periodic.DueTimestamp, ref _ticket);
         }
     }
 
