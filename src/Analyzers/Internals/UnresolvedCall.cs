@@ -18,14 +18,14 @@ internal static class UnresolvedCall
     /// <paramref name="operation"/> is a call whose overload resolution failed and whose every candidate is a
     /// constructor of <paramref name="type"/> (when <paramref name="methodName"/> is null) or its method of that name.
     /// </summary>
-    public static bool Calls(IInvalidOperation operation, INamedTypeSymbol? type, string? methodName)
+    public static bool Calls(IInvalidOperation operation, INamedTypeSymbol? type, string? methodName, CancellationToken cancellationToken = default)
     {
         if (type is null || operation.SemanticModel is not { } model || operation.Syntax is not (BaseObjectCreationExpressionSyntax or InvocationExpressionSyntax))
         {
             return false;
         }
 
-        var info = model.GetSymbolInfo(operation.Syntax);
+        var info = model.GetSymbolInfo(operation.Syntax, cancellationToken);
         if (info.Symbol is not null || info.CandidateReason != CandidateReason.OverloadResolutionFailure || info.CandidateSymbols.IsEmpty)
         {
             return false;
@@ -76,9 +76,9 @@ internal static class UnresolvedCall
     }
 
     /// <summary>The receiver of an unresolved method call (<c>source</c> in <c>source.CancelAfter(t)</c>), or null.</summary>
-    public static IOperation? Receiver(IInvalidOperation operation) =>
+    public static IOperation? Receiver(IInvalidOperation operation, CancellationToken cancellationToken = default) =>
         operation.Syntax is InvocationExpressionSyntax { Expression: MemberAccessExpressionSyntax access } && operation.SemanticModel is { } model
-            ? model.GetOperation(access.Expression)
+            ? model.GetOperation(access.Expression, cancellationToken)
             : null;
 
     /// <summary>

@@ -41,7 +41,7 @@ public sealed class TaskDelayAnalyzer : CoarseTimersAnalyzer
     {
         var operation = (IInvalidOperation)context.Operation;
         var count = UnresolvedCall.Arguments(operation).Count;
-        if (count is 1 or 2 && UnresolvedCall.Calls(operation, rule.Symbols.Task, "Delay") &&
+        if (count is 1 or 2 && UnresolvedCall.Calls(operation, rule.Symbols.Task, "Delay", context.CancellationToken) &&
             (count == 1 || UnresolvedCall.Argument(operation, 1)?.Type.Is(rule.Symbols.CancellationToken) == true))
         {
             Report(context, rule, operation, UnresolvedCall.Argument(operation, 0));

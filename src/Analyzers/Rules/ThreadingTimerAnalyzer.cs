@@ -40,7 +40,7 @@ public sealed class ThreadingTimerAnalyzer : CoarseTimersAnalyzer
     private static void AnalyzeUnresolved(OperationAnalysisContext context, RuleContext rule)
     {
         var operation = (IInvalidOperation)context.Operation;
-        if (UnresolvedCall.Arguments(operation).Count == 4 && UnresolvedCall.Calls(operation, rule.Symbols.Timer, methodName: null))
+        if (UnresolvedCall.Arguments(operation).Count == 4 && UnresolvedCall.Calls(operation, rule.Symbols.Timer, methodName: null, context.CancellationToken))
         {
             Report(context, rule, operation, UnresolvedCall.Argument(operation, 2), UnresolvedCall.Argument(operation, 3));
         }

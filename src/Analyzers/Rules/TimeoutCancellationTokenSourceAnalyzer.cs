@@ -67,16 +67,16 @@ public sealed class TimeoutCancellationTokenSourceAnalyzer : CoarseTimersAnalyze
             return;
         }
 
-        if (UnresolvedCall.Calls(operation, rule.Symbols.CancellationTokenSource, methodName: null))
+        if (UnresolvedCall.Calls(operation, rule.Symbols.CancellationTokenSource, methodName: null, context.CancellationToken))
         {
             Report(context, rule, operation, UnresolvedCall.Argument(operation, 0), TimerLifetime.OfSource(operation), ConstructorKind);
         }
-        else if (UnresolvedCall.Calls(operation, rule.Symbols.CancellationTokenSource, "CancelAfter"))
+        else if (UnresolvedCall.Calls(operation, rule.Symbols.CancellationTokenSource, "CancelAfter", context.CancellationToken))
         {
-            Report(context, rule, operation, UnresolvedCall.Argument(operation, 0), TimerLifetime.OfCancelAfterOn(UnresolvedCall.Receiver(operation)), CancelAfterKind);
+            Report(context, rule, operation, UnresolvedCall.Argument(operation, 0), TimerLifetime.OfCancelAfterOn(UnresolvedCall.Receiver(operation, context.CancellationToken)), CancelAfterKind);
         }
         else if (operation.Syntax is InvocationExpressionSyntax { Expression: MemberAccessExpressionSyntax { Name.Identifier.ValueText: "CancelAfter" } } &&
-                 UnresolvedCall.Receiver(operation) is { } receiver &&
+                 UnresolvedCall.Receiver(operation, context.CancellationToken) is { } receiver &&
                  UnresolvedCall.IsLocalOfType(receiver, rule.Symbols.CancellationTokenSource, context.CancellationToken))
         {
             // A source in a local whose declared type the compiler could not infer, though every value it can hold is one.
