@@ -120,7 +120,6 @@ public sealed partial class CoarseTimer : ITimerTarget
     }
 
     /// <summary>Re-arms the timer; false when it is disposed (arguments are validated by the caller).</summary>
-    // Change's work: false once disposed (the caller decides whether that throws).
     private bool TryRearm(long dueTime, long period)
     {
         SpinFlag.Enter(ref _busy);
@@ -148,7 +147,6 @@ public sealed partial class CoarseTimer : ITimerTarget
     /// callback runs. False if already disposed. As the BCL, a completion asked for after a disposal that was given a
     /// wait handle fails with <see cref="InvalidOperationException"/>.
     /// </summary>
-    // Every Dispose overload's work: stops future callbacks; signals what it is given once no callback runs.
     private bool Close(WaitHandle? notification, TaskCompletionSource<bool>? completion)
     {
         bool signalNow;
@@ -258,7 +256,7 @@ public sealed partial class CoarseTimer : ITimerTarget
     // Called under _busy.
     private void Arm(long dueTime, long period)
     {
-        Debug.Assert(SpinFlag.IsHeld(ref _busy), "Arm runs under the core's flag");
+        Debug.Assert(SpinFlag.IsHeld(ref _busy), "Arm runs under the timer's flag");
         Debug.Assert(_ticket.IsNone, "the previous expiry was cancelled or consumed before re-arming");
         Schedule(dueTime, period);
     }

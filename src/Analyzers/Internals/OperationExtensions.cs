@@ -45,6 +45,14 @@ internal static class OperationExtensions
         return parent;
     }
 
+    /// <summary>The arguments of an invocation or an object creation; empty for any other operation.</summary>
+    public static ImmutableArray<IArgumentOperation> CallArguments(this IOperation operation) => operation switch
+    {
+        IInvocationOperation invocation => invocation.Arguments,
+        IObjectCreationOperation creation => creation.Arguments,
+        _ => ImmutableArray<IArgumentOperation>.Empty,
+    };
+
     /// <summary>The argument bound to the parameter at <paramref name="ordinal"/> (arguments are in evaluation order, named ones too).</summary>
     public static IOperation? ArgumentFor(this ImmutableArray<IArgumentOperation> arguments, int ordinal)
     {

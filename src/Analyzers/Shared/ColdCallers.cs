@@ -107,21 +107,15 @@ internal sealed class ColdCallers
     /// </summary>
     public bool IsCalledInLoops(IMethodSymbol method, CancellationToken cancellationToken)
     {
-        method = method.OriginalDefinition;
-        if (!CanSeeEveryCaller(method))
+        var sites = PlainCallSites(method, cancellationToken);
+        if (sites.IsDefault)
         {
             return false;
         }
 
-        var sites = CallSites(method, cancellationToken);
-        if (sites.IsDefaultOrEmpty)
+        foreach (var (call, caller, _) in sites)
         {
-            return false;
-        }
-
-        foreach (var (call, caller, rareUse) in sites)
-        {
-            if (rareUse != RareUse.None || caller is not IMethodSymbol { MethodKind: not MethodKind.AnonymousFunction } callerMethod || ColdContext.Reason(call, callerMethod) is not null ||
+            if (caller is not IMethodSymbol { MethodKind: not MethodKind.AnonymousFunction } callerMethod || ColdContext.Reason(call, callerMethod) is not null ||
                 EnclosingLoop(call) is null || PacedRunLoop(call) is not null)
             {
                 return false;
@@ -137,6 +131,16 @@ internal sealed class ColdCallers
     /// </summary>
     public ImmutableArray<IOperation> Calls(IMethodSymbol method, CancellationToken cancellationToken)
     {
+        var sites = PlainCallSites(method, cancellationToken);
+        return sites.IsDefault ? default : ImmutableArray.CreateRange(sites, site => site.Call);
+    }
+
+    /// <summary>
+    /// <see cref="CallSites"/> when every caller can be seen, there is at least one, and each is a plain call (no rare use
+    /// such as a periodic timer's callback); default otherwise.
+    /// </summary>
+    private ImmutableArray<CallSite> PlainCallSites(IMethodSymbol method, CancellationToken cancellationToken)
+    {
         method = method.OriginalDefinition;
         if (!CanSeeEveryCaller(method))
         {
@@ -149,18 +153,15 @@ internal sealed class ColdCallers
             return default;
         }
 
-        var calls = ImmutableArray.CreateBuilder<IOperation>(sites.Length);
         foreach (var site in sites)
         {
             if (site.RareUse != RareUse.None)
             {
                 return default;
             }
-
-            calls.Add(site.Call);
         }
 
-        return calls.MoveToImmutable();
+        return sites;
     }
 
     /// <summary>

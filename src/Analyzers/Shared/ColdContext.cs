@@ -109,19 +109,9 @@ internal static class ColdContext
         {
             if (symbol is INamedTypeSymbol type)
             {
-                if (HasWord(type.Name, s_lifecycleTypeWords))
+                if (ContainerReason(type.Name, type.Name) is { } reason)
                 {
-                    return $"lifecycle: {type.Name}";
-                }
-
-                if (HasWord(type.Name, s_housekeepingTypeWords))
-                {
-                    return $"housekeeping: {type.Name}";
-                }
-
-                if (HasWord(type.Name, s_testWords))
-                {
-                    return $"test code: {type.Name}";
+                    return reason;
                 }
             }
             else if (symbol is IMethodSymbol { MethodKind: not MethodKind.AnonymousFunction } method && MemberReason(method, inLoop) is { } reason)
@@ -132,19 +122,9 @@ internal static class ColdContext
 
         for (var ns = containingSymbol.ContainingNamespace; ns is { IsGlobalNamespace: false }; ns = ns.ContainingNamespace)
         {
-            if (HasWord(ns.Name, s_lifecycleTypeWords))
+            if (ContainerReason(ns.Name, "namespace " + ns.Name) is { } reason)
             {
-                return $"lifecycle: namespace {ns.Name}";
-            }
-
-            if (HasWord(ns.Name, s_housekeepingTypeWords))
-            {
-                return $"housekeeping: namespace {ns.Name}";
-            }
-
-            if (HasWord(ns.Name, s_testWords))
-            {
-                return $"test code: namespace {ns.Name}";
+                return reason;
             }
         }
 
@@ -153,13 +133,20 @@ internal static class ColdContext
 
     /// <summary>
     /// <see cref="Reason"/> for a timer site itself, which also reads what its timeout is called
-    /// (<see cref="ColdSite.LifecycleTimeoutName"/>, <see cref="ColdSite.RunLengthName"/>). Not for the call sites <see cref="ColdCallers"/> weighs: a call
+    /// (<see cref="ColdSite.TimeNameReason"/>). Not for the call sites <see cref="ColdCallers"/> weighs: a call
     /// that passes a connect timeout along says less about how often it runs than the timer that consumes it.
     /// </summary>
     public static string? SiteReason(IOperation operation, ISymbol containingSymbol) =>
-        Reason(operation, containingSymbol) ??
-        (ColdSite.LifecycleTimeoutName(operation) is { } name ? $"lifecycle: the timeout is {name}" :
-         ColdSite.RunLengthName(operation) is { } length ? $"run length: the time is {length}" : null);
+        Reason(operation, containingSymbol) ?? ColdSite.TimeNameReason(operation);
+
+    // What the name of a containing type or namespace says, words split once: lifecycle, housekeeping or test code.
+    private static string? ContainerReason(string name, string shown)
+    {
+        var words = Words(name);
+        return Any(words, s_lifecycleTypeWords) ? $"lifecycle: {shown}" :
+               Any(words, s_housekeepingTypeWords) ? $"housekeeping: {shown}" :
+               Any(words, s_testWords) ? $"test code: {shown}" : null;
+    }
 
     // What a member's name or parameters say: a lifecycle step, a rare event (not for a site in a loop of the member:
     // per item stays per item), or a lifecycle step's context.
@@ -310,11 +297,13 @@ internal static class ColdContext
         return configuration && change ? "configuration change" : null;
     }
 
-    private static bool HasWord(string name, ImmutableHashSet<string> words)
+    private static bool HasWord(string name, ImmutableHashSet<string> words) => Any(Words(name), words);
+
+    private static bool Any(List<string> words, ImmutableHashSet<string> set)
     {
-        foreach (var word in Words(name))
+        foreach (var word in words)
         {
-            if (words.Contains(word))
+            if (set.Contains(word))
             {
                 return true;
             }

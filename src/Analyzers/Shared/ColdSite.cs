@@ -2,6 +2,7 @@ using System;
 using System.Collections.Generic;
 using System.Collections.Immutable;
 using System.Linq;
+using CoarseTimers.Analyzers.Internals;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Microsoft.CodeAnalysis.Operations;
@@ -36,19 +37,28 @@ internal static class ColdSite
         StringComparer.OrdinalIgnoreCase, "Timeout", "Delay", "Interval", "Period", "Wait", "Backoff");
 
     /// <summary>
-    /// The name, among those the timer's time arguments read (directly or through a local's initializer), that says the
-    /// timeout bounds a lifecycle step (<see cref="s_lifecycleTimeoutWords"/>), or null. Cancellation-token arguments are
-    /// not read: a <c>shutdownToken</c> says when the work stops, not how often it starts.
+    /// What the names the timer's time arguments read (directly or through a local's initializer) say, in one pass: the
+    /// timeout bounds a lifecycle step (<see cref="s_lifecycleTimeoutWords"/> right before Timeout), or the time is a run
+    /// length (the word Duration and none of <see cref="s_waitWords"/>: <c>request.Duration</c>, <c>RuleDuration</c>,
+    /// <c>durationInSeconds</c>; such a timer ends work that runs that long, a capture or a load run, and usually fires,
+    /// once per long run, which is not the cost of a timeout created per operation and cancelled). Null when neither.
+    /// Cancellation-token arguments are not read: a <c>shutdownToken</c> says when the work stops, not how often it starts.
     /// </summary>
-    internal static string? LifecycleTimeoutName(IOperation operation)
+    internal static string? TimeNameReason(IOperation operation)
     {
         foreach (var value in TimeArguments(operation))
         {
             foreach (var name in NamesRead(value.Syntax, operation.Syntax))
             {
-                if (NamesLifecycleTimeout(name))
+                var words = ColdContext.Words(name);
+                if (NamesLifecycleTimeout(words))
                 {
-                    return name;
+                    return $"lifecycle: the timeout is {name}";
+                }
+
+                if (NamesRunLength(words))
+                {
+                    return $"run length: the time is {name}";
                 }
             }
         }
@@ -58,17 +68,11 @@ internal static class ColdSite
 
     /// <summary>
     /// The values of the call's time parameters (<c>int</c>, <c>long</c>, <c>uint</c>, <c>double</c>, <c>TimeSpan</c>); for a
-    /// call bound only to candidates (<see cref="Internals.UnresolvedCall"/>), every time-typed or unresolved value.
+    /// call bound only to candidates (<see cref="UnresolvedCall"/>), every time-typed or unresolved value.
     /// </summary>
     private static IEnumerable<IOperation> TimeArguments(IOperation operation)
     {
-        var arguments = operation switch
-        {
-            IInvocationOperation invocation => invocation.Arguments,
-            IObjectCreationOperation creation => creation.Arguments,
-            _ => ImmutableArray<IArgumentOperation>.Empty,
-        };
-        foreach (var argument in arguments)
+        foreach (var argument in operation.CallArguments())
         {
             if (argument.Parameter is { } parameter && IsTimeType(parameter.Type))
             {
@@ -88,32 +92,10 @@ internal static class ColdSite
         }
     }
 
-    /// <summary>
-    /// The name, among those the timer's time arguments read, that makes the time a run length: the word Duration and
-    /// none of <see cref="s_waitWords"/> (<c>request.Duration</c>, <c>RuleDuration</c>, <c>durationInSeconds</c>). Such a
-    /// timer ends work that runs for that long (a capture, a collection session, a load run): it usually fires, once per
-    /// long run, which is not the cost of a timeout created per operation and cancelled.
-    /// </summary>
-    internal static string? RunLengthName(IOperation operation)
-    {
-        foreach (var value in TimeArguments(operation))
-        {
-            foreach (var name in NamesRead(value.Syntax, operation.Syntax))
-            {
-                if (NamesRunLength(name))
-                {
-                    return name;
-                }
-            }
-        }
-
-        return null;
-    }
-
-    internal static bool NamesRunLength(string name)
+    private static bool NamesRunLength(List<string> words)
     {
         var duration = false;
-        foreach (var word in ColdContext.Words(name))
+        foreach (var word in words)
         {
             if (s_waitWords.Contains(word))
             {
@@ -126,9 +108,8 @@ internal static class ColdSite
         return duration;
     }
 
-    internal static bool NamesLifecycleTimeout(string name)
+    private static bool NamesLifecycleTimeout(List<string> words)
     {
-        var words = ColdContext.Words(name);
         for (var i = 0; i + 1 < words.Count; i++)
         {
             // Case-insensitive, so constants in capitals count too (DEFAULT_CONNECT_TIMEOUT_MS).

@@ -115,14 +115,9 @@ internal static class TimerLifetime
 
         foreach (var call in calls)
         {
-            var arguments = call switch
-            {
-                IInvocationOperation invocation => invocation.Arguments,
-                IObjectCreationOperation creation => creation.Arguments,
-                _ => default,
-            };
-            var periodArgument = arguments.IsDefault ? null : arguments.ArgumentFor(periodParameter.Ordinal);
-            var dueArgument = arguments.IsDefault || dueParameter is null ? null : arguments.ArgumentFor(dueParameter.Ordinal);
+            var arguments = call.CallArguments();
+            var periodArgument = arguments.ArgumentFor(periodParameter.Ordinal);
+            var dueArgument = dueParameter is null ? null : arguments.ArgumentFor(dueParameter.Ordinal);
             if (PeriodOf(periodArgument, dueArgument, symbols) != TimerPeriod.Repeats)
             {
                 return false;
