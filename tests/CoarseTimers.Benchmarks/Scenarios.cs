@@ -31,6 +31,19 @@ internal static class Scenarios
             ScheduleCancel(threads, quick ? 200_000 : 1_000_000);
         }
 
+        Pending(quick);
+        foreach (var ms in new[] { 1, 15, 100 })
+        {
+            Lateness(ms, quick ? 100 : 400);
+        }
+
+        SpinScenarios(quick);
+        Console.WriteLine($"# done, load average {LoadAverage()}");
+    }
+
+    /// <summary>The pending-timer lines: 10^5 and 10^6 created then disposed, and fired.</summary>
+    internal static void Pending(bool quick = true)
+    {
         foreach (var count in new[] { 100_000, 1_000_000 })
         {
             PendingCreateDispose(count);
@@ -43,13 +56,6 @@ internal static class Scenarios
             // run leaves it to the full scenarios there.
             PendingFire(1_000_000);
         }
-        foreach (var ms in new[] { 1, 15, 100 })
-        {
-            Lateness(ms, quick ? 100 : 400);
-        }
-
-        SpinScenarios(quick);
-        Console.WriteLine($"# done, load average {LoadAverage()}");
     }
 
     /// <summary>Every public replacement, schedule then cancel or dispose (a timeout that never fires): ops/s and bytes/op.</summary>

@@ -250,6 +250,20 @@ public class CancellationTokenSourceTests
     }
 
     [Fact]
+    public void An_early_Cancel_of_a_long_timeout_leaves_no_entry_behind_after_about_a_revolution()
+    {
+        var engine = new ManualEngine();
+        using var source = new CoarseCancellationTokenSource(engine.Engine, 600_000);
+        engine.Advance(20); // sealed, due in 10 minutes: in the wheel's overflow list
+        Assert.Equal(1, engine.Pending);
+        source.Cancel();
+
+        // Retracted: dropped at the next scan of the overflow list (a revolution of 5 ms ticks), not kept ten minutes.
+        engine.Advance(2 * TimingWheel.SlotCount * 5);
+        Assert.Equal(0, engine.Pending);
+    }
+
+    [Fact]
     public void TryReset_through_the_derived_type_behaves_as_the_BCL()
     {
         // Not cancelled, a timeout pending, a callback registered: reset succeeds and the callback is gone.

@@ -118,4 +118,81 @@ public class TimingWheelTests
         wheel.Remove(late);
         Assert.Equal(long.MaxValue, wheel.NextOccupiedTick());
     }
+
+    [Fact]
+    public void An_entry_due_beyond_a_revolution_waits_in_the_overflow_list_then_fires_at_its_tick()
+    {
+        var wheel = new TimingWheel(currentTick: 100);
+        var shard = new TimerShard(100);
+        var due = 100 + (3 * TimingWheel.SlotCount) + 7;
+        var entry = new TimerEntry(shard) { DueTick = due, Target = new RecordingTarget() };
+        wheel.Add(entry);
+        Assert.Equal(TimingWheel.OverflowSlot, entry.Slot);
+        Assert.Equal(due - TimingWheel.SlotCount, wheel.NextOccupiedTick()); // woken once, to move it into its slot
+
+        var expired = new System.Collections.Generic.List<TimerEntry>();
+        for (var tick = 101L; tick < due; tick += 97)
+        {
+            wheel.Advance(tick, expired);
+        }
+
+        wheel.Advance(due - 1, expired);
+        Assert.Empty(expired);
+        Assert.True(entry.Slot >= 0, "moved into its slot before it is due");
+        wheel.Advance(due, expired);
+        Assert.Same(entry, Assert.Single(expired));
+        Assert.Equal(0, wheel.Count);
+    }
+
+    [Fact]
+    public void Timeouts_longer_than_a_revolution_cancel_from_the_overflow_list_and_never_fire()
+    {
+        var engine = new ManualEngine(shardCount: 1);
+        var targets = new RecordingTarget[1_000];
+        var tickets = new TimerTicket[targets.Length];
+        for (var i = 0; i < targets.Length; i++)
+        {
+            targets[i] = new RecordingTarget();
+            tickets[i] = engine.Engine.Schedule(targets[i], 60_000 + i);
+        }
+
+        engine.Advance(20); // sealed: all in the overflow list
+        Assert.Equal(targets.Length, engine.Pending);
+        for (var i = 0; i < targets.Length; i += 2)
+        {
+            Assert.True(TimerEngine.Cancel(tickets[i]));
+        }
+
+        engine.Advance(61_100);
+        Assert.Equal(0, engine.Pending);
+        for (var i = 0; i < targets.Length; i++)
+        {
+            Assert.Equal(i % 2, targets[i].Count);
+        }
+    }
+
+    [Fact]
+    public void A_seal_of_many_entries_moves_each_once_also_when_some_were_cancelled_before_it()
+    {
+        var engine = new ManualEngine(resolutionMilliseconds: 10, shardCount: 1);
+        var targets = new RecordingTarget[1_000];
+        var tickets = new TimerTicket[targets.Length];
+        for (var i = 0; i < targets.Length; i++)
+        {
+            targets[i] = new RecordingTarget();
+            tickets[i] = engine.Engine.Schedule(targets[i], 1 + (i % 50));
+        }
+
+        for (var i = 0; i < targets.Length; i += 3)
+        {
+            Assert.True(TimerEngine.Cancel(tickets[i]));
+        }
+
+        engine.Advance(100);
+        Assert.Equal(0, engine.Pending);
+        for (var i = 0; i < targets.Length; i++)
+        {
+            Assert.Equal(i % 3 == 0 ? 0 : 1, targets[i].Count);
+        }
+    }
 }

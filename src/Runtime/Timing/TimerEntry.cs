@@ -17,7 +17,7 @@ internal sealed class TimerEntry
     /// <summary>The wheel tick at or after which the entry expires; while unsealed (<see cref="TimerShard"/>), its delay in milliseconds.</summary>
     public long DueTick;
 
-    /// <summary>The slot the entry is linked into, or -1 when it is not linked.</summary>
+    /// <summary>The slot the entry is linked into, <see cref="TimingWheel.OverflowSlot"/> in the wheel's overflow list, -2 while unsealed (<see cref="TimerShard"/>), or -1 when it is not linked.</summary>
     public int Slot = -1;
 
     public TimerEntry? Previous;

@@ -33,7 +33,8 @@ internal sealed class TimerShard
     /// </summary>
     private const int BucketSlots = 64;
 
-    // TimerEntry.Slot of an entry in the unsealed list (-1: not linked anywhere; 0 and up: a wheel slot).
+    // TimerEntry.Slot of an entry in the unsealed list (-1: not linked anywhere; 0 and up: a wheel slot;
+    // TimingWheel.OverflowSlot: the wheel's overflow list).
     private const int UnsealedSlot = -2;
 
     private readonly TimeoutBucket?[] _buckets = new TimeoutBucket?[BucketSlots];

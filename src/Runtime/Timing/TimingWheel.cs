@@ -1,16 +1,27 @@
+using System;
 using System.Collections.Generic;
 using System.Diagnostics;
 
 namespace CoarseTimers.Timing;
 
 /// <summary>
-/// A hashed timing wheel: <see cref="SlotCount"/> slots, each a doubly-linked list of entries whose due tick maps to
-/// it (<c>dueTick % SlotCount</c>). An entry due more than one revolution ahead sits in its slot with a due tick that
-/// is simply larger: each visit of the slot skips it until its revolution comes (Netty's "remaining rounds", kept as
-/// an absolute tick). A bitmap of non-empty slots lets the driver find the next slot worth waking for without walking
+/// A hashed timing wheel with an overflow list: <see cref="SlotCount"/> slots, each a doubly-linked list of entries
+/// whose due tick maps to it (<c>dueTick % SlotCount</c>), for entries due within about one revolution; and one
+/// doubly-linked list, in the order entries arrived, for entries due later (the BCL timer queue's "long" list, Kafka's
+/// overflow wheel). A bitmap of non-empty slots lets the driver find the next slot worth waking for without walking
 /// the slots.
+/// Why the overflow list: most timeouts are far longer than a revolution (30 s against 5.12 s) and are cancelled long
+/// before they fire. In a slot they would be walked past at every visit of it, and cancelling them would touch
+/// neighbours scattered over the heap (one slot mixes entries created seconds apart); in the overflow list nothing
+/// visits them until they come within reach, and neighbours are the entries created just before and after, so a
+/// burst of timeouts created and cancelled in order touches memory in order (docs/runtime.md, "Pending timers").
+/// The overflow list is scanned once its earliest entry comes within one revolution; the scan moves every entry due
+/// within two revolutions into its slot, so it runs at most about once per revolution whatever the load. While the
+/// list holds entries whose target may retract (<see cref="IRetractableTarget"/>), it is also scanned once per
+/// revolution, so such an entry is dropped within about a revolution wherever it is linked.
 /// Cost: schedule and cancel O(1); advancing visits each elapsed slot once (at most one revolution per advance) and
-/// every entry in it. Not thread-safe: <see cref="TimerShard"/> holds its lock around every call.
+/// every entry in it; a scan of the overflow list is O(its length), at most once per revolution. Not thread-safe:
+/// <see cref="TimerShard"/> holds its lock around every call.
 /// </summary>
 internal sealed class TimingWheel
 {
@@ -20,19 +31,43 @@ internal sealed class TimingWheel
     /// it fires or, far more often, is cancelled. 8 KB of slot heads per shard.
     /// </summary>
     public const int SlotCount = 1024;
+
+    /// <summary><see cref="TimerEntry.Slot"/> of an entry in the overflow list.</summary>
+    public const int OverflowSlot = -3;
+
     private const int SlotMask = SlotCount - 1;
 
     private readonly TimerEntry?[] _heads = new TimerEntry?[SlotCount];
     private readonly ulong[] _occupied = new ulong[SlotCount / 64];
 
-    public TimingWheel(long currentTick) => CurrentTick = currentTick;
+    // Entries due more than a revolution ahead when added, oldest first, and a lower bound of their earliest due tick
+    // (exact after each scan; a removal does not raise it, so at worst a scan comes early and finds nothing to move).
+    private TimerEntry? _overflow;
+    private TimerEntry? _overflowTail;
+    private long _overflowEarliest = long.MaxValue;
+
+    // Overflow entries whose target may retract (IRetractableTarget), and the tick of the last scan: while there are
+    // any, the list is also scanned once per revolution, so a retracted entry is dropped within about a revolution, as
+    // one in a slot is, not kept until its due time.
+    private int _overflowRetractable;
+    private long _lastOverflowScan;
+    private int _slotted;
+
+    public TimingWheel(long currentTick)
+    {
+        CurrentTick = currentTick;
+        _lastOverflowScan = currentTick;
+    }
 
     /// <summary>The last tick whose slot has been processed. Invariant: every linked entry has DueTick &gt; CurrentTick.</summary>
     public long CurrentTick { get; private set; }
 
     public int Count { get; private set; }
 
-    /// <summary>Links <paramref name="entry"/>; a due tick already passed is moved to the next tick (fires at once).</summary>
+    /// <summary>
+    /// Links <paramref name="entry"/>: into its slot when due within a revolution, else at the end of the overflow list.
+    /// A due tick already passed is moved to the next tick (fires at once).
+    /// </summary>
     public void Add(TimerEntry entry)
     {
         Debug.Assert(entry.Slot < 0 && entry.Previous is null, "an entry is linked into one slot at a time");
@@ -41,18 +76,15 @@ internal sealed class TimingWheel
             entry.DueTick = CurrentTick + 1;
         }
 
-        var slot = (int)(entry.DueTick & SlotMask);
-        var head = _heads[slot];
-        entry.Slot = slot;
-        entry.Previous = null;
-        entry.Next = head;
-        if (head is not null)
+        if (entry.DueTick - CurrentTick > SlotCount)
         {
-            head.Previous = entry;
+            AddToOverflow(entry);
+        }
+        else
+        {
+            AddToSlot(entry);
         }
 
-        _heads[slot] = entry;
-        _occupied[slot >> 6] |= 1UL << (slot & 63);
         Count++;
         Debug.Assert(entry.DueTick > CurrentTick, "invariant: every linked entry is due after the current tick");
     }
@@ -60,25 +92,14 @@ internal sealed class TimingWheel
     /// <summary>Unlinks <paramref name="entry"/>, which must be linked in this wheel.</summary>
     public void Remove(TimerEntry entry)
     {
-        var slot = entry.Slot;
-        Debug.Assert(slot >= 0 && (entry.Previous is not null || ReferenceEquals(_heads[slot], entry)), "the entry is linked in this wheel");
         Debug.Assert(Count > 0, "removing from an empty wheel");
-        if (entry.Previous is null)
+        if (entry.Slot == OverflowSlot)
         {
-            _heads[slot] = entry.Next;
-            if (entry.Next is null)
-            {
-                _occupied[slot >> 6] &= ~(1UL << (slot & 63));
-            }
+            RemoveFromOverflow(entry);
         }
         else
         {
-            entry.Previous.Next = entry.Next;
-        }
-
-        if (entry.Next is not null)
-        {
-            entry.Next.Previous = entry.Previous;
+            RemoveFromSlot(entry);
         }
 
         entry.Previous = null;
@@ -99,16 +120,21 @@ internal sealed class TimingWheel
             return;
         }
 
+        if (nowTick >= NextOverflowScan())
+        {
+            ScanOverflow(nowTick, expired);
+        }
+
         // Entries due in (CurrentTick, nowTick] live in the slots of those ticks; past one revolution that is every slot.
         var steps = nowTick - CurrentTick >= SlotCount ? SlotCount : (int)(nowTick - CurrentTick);
-        for (var step = 1; step <= steps && Count > 0; step++)
+        for (var step = 1; step <= steps && _slotted > 0; step++)
         {
             var slot = (int)((CurrentTick + step) & SlotMask);
             for (var entry = _heads[slot]; entry is not null;)
             {
                 var next = entry.Next;
                 Debug.Assert(entry.DueTick > CurrentTick, "invariant: every linked entry is due after the current tick");
-                if (entry.DueTick <= nowTick || entry.Target is IRetractableTarget { IsRetracted: true })
+                if (entry.DueTick <= nowTick || IsRetracted(entry))
                 {
                     Remove(entry);
                     expired.Add(entry);
@@ -122,12 +148,28 @@ internal sealed class TimingWheel
     }
 
     /// <summary>
-    /// The tick of the next non-empty slot after <see cref="CurrentTick"/>, or <see cref="long.MaxValue"/> when the
-    /// wheel is empty. A lower bound of the next expiry: entries in that slot may belong to a later revolution.
+    /// The tick of the next non-empty slot after <see cref="CurrentTick"/>, or of the next scan of the overflow list if
+    /// that comes first; <see cref="long.MaxValue"/> when the wheel is empty. A lower bound of the next expiry: entries
+    /// in that slot may belong to a later revolution.
     /// </summary>
     public long NextOccupiedTick()
     {
-        if (Count == 0)
+        return Math.Min(NextOccupiedSlotTick(), _overflow is null ? long.MaxValue : Math.Max(CurrentTick + 1, NextOverflowScan()));
+    }
+
+    // When the overflow list must next be scanned: once its earliest entry is within a revolution, or a revolution after
+    // the last scan while it holds entries whose target may retract.
+    private long NextOverflowScan()
+    {
+        var next = _overflowEarliest == long.MaxValue ? long.MaxValue : _overflowEarliest - SlotCount;
+        return _overflowRetractable > 0 ? Math.Min(next, _lastOverflowScan + SlotCount) : next;
+    }
+
+    private static bool IsRetracted(TimerEntry entry) => entry.Target is IRetractableTarget { IsRetracted: true };
+
+    private long NextOccupiedSlotTick()
+    {
+        if (_slotted == 0)
         {
             return long.MaxValue;
         }
@@ -151,6 +193,144 @@ internal sealed class TimingWheel
         }
 
         return CurrentTick + SlotCount;
+    }
+
+    /// <summary>
+    /// Moves every overflow entry due within two revolutions of <paramref name="nowTick"/> into its slot (entries of the
+    /// second revolution are skipped once there, as before the overflow list existed), and hands a retracted target's
+    /// entry to <paramref name="expired"/> with its later due tick (see <see cref="Advance"/>). Runs before the slots are
+    /// visited, so an entry already due is found by this same advance.
+    /// </summary>
+    private void ScanOverflow(long nowTick, List<TimerEntry> expired)
+    {
+        var earliest = long.MaxValue;
+        for (var entry = _overflow; entry is not null;)
+        {
+            var next = entry.Next;
+            if (IsRetracted(entry))
+            {
+                Remove(entry);
+                expired.Add(entry);
+            }
+            else if (entry.DueTick - nowTick <= 2L * SlotCount)
+            {
+                RemoveFromOverflow(entry);
+                entry.Previous = null;
+                entry.Next = null;
+                entry.Slot = -1;
+                AddToSlot(entry);
+            }
+            else if (entry.DueTick < earliest)
+            {
+                earliest = entry.DueTick;
+            }
+
+            entry = next;
+        }
+
+        _overflowEarliest = earliest;
+        _lastOverflowScan = nowTick;
+    }
+
+    private void AddToSlot(TimerEntry entry)
+    {
+        var slot = (int)(entry.DueTick & SlotMask);
+        var head = _heads[slot];
+        entry.Slot = slot;
+        entry.Previous = null;
+        entry.Next = head;
+        if (head is not null)
+        {
+            head.Previous = entry;
+        }
+
+        _heads[slot] = entry;
+        _occupied[slot >> 6] |= 1UL << (slot & 63);
+        _slotted++;
+    }
+
+    private void RemoveFromSlot(TimerEntry entry)
+    {
+        var slot = entry.Slot;
+        Debug.Assert(slot >= 0 && (entry.Previous is not null || ReferenceEquals(_heads[slot], entry)), "the entry is linked in a slot of this wheel");
+        if (entry.Previous is null)
+        {
+            _heads[slot] = entry.Next;
+            if (entry.Next is null)
+            {
+                _occupied[slot >> 6] &= ~(1UL << (slot & 63));
+            }
+        }
+        else
+        {
+            entry.Previous.Next = entry.Next;
+        }
+
+        if (entry.Next is not null)
+        {
+            entry.Next.Previous = entry.Previous;
+        }
+
+        _slotted--;
+    }
+
+    // Appended, so the list keeps the order entries arrived in (memory order for a burst: see the class doc).
+    private void AddToOverflow(TimerEntry entry)
+    {
+        entry.Slot = OverflowSlot;
+        entry.Previous = _overflowTail;
+        entry.Next = null;
+        if (_overflowTail is null)
+        {
+            _overflow = entry;
+        }
+        else
+        {
+            _overflowTail.Next = entry;
+        }
+
+        _overflowTail = entry;
+        if (entry.Target is IRetractableTarget)
+        {
+            _overflowRetractable++;
+        }
+
+        if (entry.DueTick < _overflowEarliest)
+        {
+            _overflowEarliest = entry.DueTick;
+        }
+    }
+
+    private void RemoveFromOverflow(TimerEntry entry)
+    {
+        Debug.Assert(entry.Previous is not null || ReferenceEquals(_overflow, entry), "the entry is linked in the overflow list");
+        if (entry.Previous is null)
+        {
+            _overflow = entry.Next;
+        }
+        else
+        {
+            entry.Previous.Next = entry.Next;
+        }
+
+        if (entry.Next is null)
+        {
+            _overflowTail = entry.Previous;
+        }
+        else
+        {
+            entry.Next.Previous = entry.Previous;
+        }
+
+        if (entry.Target is IRetractableTarget)
+        {
+            _overflowRetractable--;
+        }
+
+        if (_overflow is null)
+        {
+            _overflowEarliest = long.MaxValue;
+        }
     }
 
     private static int TrailingZeroCount(ulong value)
