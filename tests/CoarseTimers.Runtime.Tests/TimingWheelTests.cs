@@ -144,30 +144,40 @@ public class TimingWheelTests
         Assert.Equal(0, wheel.Count);
     }
 
-    [Fact]
-    public void Timeouts_longer_than_a_revolution_cancel_from_the_overflow_list_and_never_fire()
+    [Theory]
+    [InlineData(20)] // sealed by a reading, still in the shard's list of long delays
+    [InlineData(3_000)] // placed half a revolution after that reading: in the wheel's overflow list
+    [InlineData(57_000)] // within a revolution of its due time: in its slot
+    public void Timeouts_longer_than_a_revolution_cancel_wherever_they_wait_and_the_rest_fire_on_time(int cancelAfterMilliseconds)
     {
         var engine = new ManualEngine(shardCount: 1);
         var targets = new RecordingTarget[1_000];
         var tickets = new TimerTicket[targets.Length];
+        var start = engine.Clock.GetTimestamp();
         for (var i = 0; i < targets.Length; i++)
         {
-            targets[i] = new RecordingTarget();
+            targets[i] = new RecordingTarget(engine.Clock);
             tickets[i] = engine.Engine.Schedule(targets[i], 60_000 + i);
         }
 
-        engine.Advance(20); // sealed: all in the overflow list
+        engine.Advance(cancelAfterMilliseconds);
         Assert.Equal(targets.Length, engine.Pending);
         for (var i = 0; i < targets.Length; i += 2)
         {
             Assert.True(TimerEngine.Cancel(tickets[i]));
         }
 
-        engine.Advance(61_100);
+        Assert.Equal(targets.Length / 2, engine.Pending);
+        engine.Advance(61_100 - cancelAfterMilliseconds);
         Assert.Equal(0, engine.Pending);
         for (var i = 0; i < targets.Length; i++)
         {
             Assert.Equal(i % 2, targets[i].Count);
+            if (i % 2 == 1)
+            {
+                var firedAfterMicroseconds = targets[i].FiredAt[0] - start;
+                Assert.InRange(firedAfterMicroseconds, (60_000 + i) * 1000L, (60_000 + i + 10) * 1000L);
+            }
         }
     }
 

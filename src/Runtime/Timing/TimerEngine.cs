@@ -115,7 +115,7 @@ internal sealed class TimerEngine
         _shards = new TimerShard[options.EffectiveShardCount];
         for (var i = 0; i < _shards.Length; i++)
         {
-            _shards[i] = new TimerShard(now / _tickUnits);
+            _shards[i] = new TimerShard(now / _tickUnits, this, _tickUnits);
         }
 
         _shardMask = _shards.Length - 1;

@@ -34,8 +34,17 @@ internal sealed class TimerShard
     private const int BucketSlots = 64;
 
     // TimerEntry.Slot of an entry in the unsealed list (-1: not linked anywhere; 0 and up: a wheel slot;
-    // TimingWheel.OverflowSlot: the wheel's overflow list).
+    // TimingWheel.OverflowSlot: the wheel's overflow list; LongUnsealedSlot: the list of long delays, below).
     private const int UnsealedSlot = -2;
+    private const int LongUnsealedSlot = -4;
+
+    /// <summary>
+    /// Seal readings remembered per shard for long delays (a power of two). An entry in the long list refers to its seal
+    /// by number until it is placed; the list is placed half a revolution (512 ticks) after its oldest reading at the
+    /// latest, and a shard seals at most once per tick, so 1,024 readings are never overwritten while still referred to.
+    /// 8 KB per shard.
+    /// </summary>
+    private const int SealReadings = 1024;
 
     private readonly TimeoutBucket?[] _buckets = new TimeoutBucket?[BucketSlots];
 
@@ -53,15 +62,52 @@ internal sealed class TimerShard
     private TimerEntry? _pool;
     private int _pooled;
 
+    // Long delays (more than a wheel revolution: most timeouts, 30 s against 5.12 s) are sealed without being touched:
+    // linked here with their delay and the number of the seal that covers them (DueTick: seal number in the high 32
+    // bits, milliseconds in the low 32), the seal only records its clock reading under that number, and the list is
+    // placed into the wheel (due its delay after its seal's reading) half a revolution after its oldest reading. A
+    // timeout cancelled before that, as most are, is never touched by the driver at all. Null engine: no long list.
+    private readonly TimerEngine? _engine;
+    private readonly long _tickUnits;
+    private readonly long _longDelayMilliseconds = long.MaxValue;
+    private readonly long _placeAfterUnits;
+    private readonly long[]? _sealReadings;
+    private TimerEntry? _long;
+    private TimerEntry? _longTail;
+    private int _longCount;
+    private int _sealNumber;
+    private bool _longAwaitsSeal;
+    private int _oldestUnplacedSeal;
+    private long _placeLongAt = long.MaxValue;
+
     // Lifetime counts for the metrics (TimerMetrics): plain increments under _lock, read racily without it.
     private long _scheduled;
     private long _fired;
     private long _cancelled;
 
-    public TimerShard(long currentTick) => _wheel = new TimingWheel(currentTick);
+    /// <summary>A shard without a long list (tests of the wheel alone).</summary>
+    public TimerShard(long currentTick)
+        : this(currentTick, engine: null, tickUnits: 1)
+    {
+    }
+
+    /// <summary>A shard of <paramref name="engine"/>, whose wheel ticks every <paramref name="tickUnits"/> clock units.</summary>
+    public TimerShard(long currentTick, TimerEngine? engine, long tickUnits)
+    {
+        _wheel = new TimingWheel(currentTick);
+        _engine = engine;
+        _tickUnits = tickUnits;
+        if (engine is not null)
+        {
+            var revolutionUnits = tickUnits * TimingWheel.SlotCount;
+            _longDelayMilliseconds = engine.Clock.ToMillisecondsCeiling(revolutionUnits);
+            _placeAfterUnits = revolutionUnits / 2;
+            _sealReadings = new long[SealReadings];
+        }
+    }
 
     /// <summary>Entries linked in the wheel or waiting to be sealed (a racy read outside the lock; exact under it).</summary>
-    public int PendingCount => _wheel.Count + _unsealedCount;
+    public int PendingCount => _wheel.Count + _unsealedCount + _longCount;
 
     /// <summary>Entries linked since creation (racy read).</summary>
     public long ScheduledCount => Volatile.Read(ref _scheduled);
@@ -177,7 +223,7 @@ internal sealed class TimerShard
         Enter();
         try
         {
-            if (_unsealed is null)
+            if (_unsealed is null && !_longAwaitsSeal)
             {
                 return;
             }
@@ -207,6 +253,25 @@ internal sealed class TimerShard
             _unsealed = null;
             _unsealedTail = null;
             _unsealedCount = 0;
+
+            if (_longAwaitsSeal)
+            {
+                // The long entries linked since the last reading are sealed by this one: record it under their number.
+                if (_placeLongAt == long.MaxValue)
+                {
+                    _oldestUnplacedSeal = _sealNumber;
+                    _placeLongAt = sealedAt + _placeAfterUnits;
+                }
+
+                _sealReadings![_sealNumber & (SealReadings - 1)] = sealedAt;
+                _sealNumber++;
+                _longAwaitsSeal = false;
+                if (_sealNumber - _oldestUnplacedSeal >= SealReadings / 2)
+                {
+                    // Only if seals came faster than one a tick (never from the driver): keep every reading referred to.
+                    PlaceLong();
+                }
+            }
         }
         finally
         {
@@ -234,6 +299,10 @@ internal sealed class TimerShard
             {
                 UnlinkUnsealed(entry);
             }
+            else if (entry.Slot == LongUnsealedSlot)
+            {
+                UnlinkLong(entry);
+            }
             else
             {
                 _wheel.Remove(entry);
@@ -260,6 +329,11 @@ internal sealed class TimerShard
         try
         {
             scratch.Clear();
+            if (_placeLongAt != long.MaxValue && nowTick * _tickUnits >= _placeLongAt)
+            {
+                PlaceLong();
+            }
+
             _wheel.Advance(nowTick, scratch);
             foreach (var entry in scratch)
             {
@@ -278,7 +352,8 @@ internal sealed class TimerShard
             }
 
             scratch.Clear();
-            return _wheel.NextOccupiedTick();
+            var next = _wheel.NextOccupiedTick();
+            return _placeLongAt == long.MaxValue ? next : System.Math.Min(next, (_placeLongAt + _tickUnits - 1) / _tickUnits);
         }
         finally
         {
@@ -303,6 +378,11 @@ internal sealed class TimerShard
     // Caller holds _lock.
     private TimerTicket ScheduleDeferredLocked(ITimerTarget target, long milliseconds)
     {
+        if (milliseconds > _longDelayMilliseconds)
+        {
+            return ScheduleLongLocked(target, milliseconds);
+        }
+
         var entry = Rent(target);
         entry.DueTick = milliseconds;
         entry.Slot = UnsealedSlot;
@@ -319,6 +399,89 @@ internal sealed class TimerShard
         _unsealedTail = entry;
         _unsealedCount++;
         return new TimerTicket(entry, entry.Generation);
+    }
+
+    // Caller holds _lock. Links a long delay at the end of the long list, sealed by the next seal (class comment above
+    // the fields: "Long delays").
+    private TimerTicket ScheduleLongLocked(ITimerTarget target, long milliseconds)
+    {
+        var entry = Rent(target);
+        entry.DueTick = ((long)_sealNumber << 32) | milliseconds;
+        entry.Slot = LongUnsealedSlot;
+        entry.Previous = _longTail;
+        if (_longTail is null)
+        {
+            _long = entry;
+        }
+        else
+        {
+            _longTail.Next = entry;
+        }
+
+        _longTail = entry;
+        _longCount++;
+        _longAwaitsSeal = true;
+        return new TimerTicket(entry, entry.Generation);
+    }
+
+    // Caller holds _lock. Moves every long entry whose seal has a reading into the wheel, due its delay after that
+    // reading (never early: the reading was taken under this lock after the entry was linked), rounded up to a tick; a
+    // retracted target's entry is released. Entries linked since the last reading wait for the next seal.
+    private void PlaceLong()
+    {
+        for (var entry = _long; entry is not null;)
+        {
+            var next = entry.Next;
+            var seal = (int)(entry.DueTick >> 32);
+            if (seal != _sealNumber)
+            {
+                var milliseconds = entry.DueTick & uint.MaxValue;
+                UnlinkLong(entry);
+                if (entry.Target is IRetractableTarget { IsRetracted: true })
+                {
+                    Release(entry);
+                    _cancelled++;
+                }
+                else
+                {
+                    var sealedAt = _sealReadings![seal & (SealReadings - 1)];
+                    entry.DueTick = (sealedAt + _engine!.FromMilliseconds(milliseconds) + _tickUnits - 1) / _tickUnits;
+                    _wheel.Add(entry);
+                }
+            }
+
+            entry = next;
+        }
+
+        _placeLongAt = long.MaxValue;
+        _oldestUnplacedSeal = _sealNumber;
+    }
+
+    // Caller holds _lock.
+    private void UnlinkLong(TimerEntry entry)
+    {
+        if (entry.Previous is null)
+        {
+            _long = entry.Next;
+        }
+        else
+        {
+            entry.Previous.Next = entry.Next;
+        }
+
+        if (entry.Next is null)
+        {
+            _longTail = entry.Previous;
+        }
+        else
+        {
+            entry.Next.Previous = entry.Previous;
+        }
+
+        entry.Previous = null;
+        entry.Next = null;
+        entry.Slot = -1;
+        _longCount--;
     }
 
     // Caller holds _lock: a free entry for target, counted as scheduled.
