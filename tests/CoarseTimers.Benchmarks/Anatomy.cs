@@ -47,6 +47,7 @@ internal static class Anatomy
         Piece("new object() (24 B)", () => s_sink += new object().GetHashCode() & 0);
         Piece("new finalizable object + SuppressFinalize", () => GC.SuppressFinalize(new Finalizable()));
         Piece("ExecutionContext.Capture()", () => s_sink += ExecutionContext.Capture() is null ? 0 : 1);
+        Piece("ExecutionContext.IsFlowSuppressed() + SynchronizationContext.Current", () => s_sink += ExecutionContext.IsFlowSuppressed() || SynchronizationContext.Current is not null ? 1 : 0);
         Piece("token.Register + Dispose (long-lived source)", () => token.Register(static _ => { }, null).Dispose());
         Piece("new CancellationTokenSource() + Dispose", () => new CancellationTokenSource().Dispose());
         Piece("Task.Delay(t, ct) then cancel, with its own new CancellationTokenSource", () =>
@@ -71,6 +72,7 @@ internal static class Anatomy
         var target = new NoTarget();
         Piece("engine Schedule + Cancel (the wheel's share of every operation)", () => Timing.TimerEngine.Cancel(engine.Schedule(target, 600_000)));
         Piece("new CoarseCancellationTokenSource() + Dispose (no timeout)", () => new CoarseCancellationTokenSource().Dispose());
+        Piece("new CoarseTimer (never due) + Dispose: the timer without the engine", () => new CoarseTimer(noop, null, Timeout.Infinite, Timeout.Infinite).Dispose());
         Console.WriteLine("# anatomy: whole operations (schedule then cancel or dispose, 10 min timeouts)");
         Piece("BCL new CancellationTokenSource(t) + Dispose", () => new CancellationTokenSource(s_never).Dispose());
         Piece("ours new CoarseCancellationTokenSource(t) + Dispose", () => new CoarseCancellationTokenSource(s_never).Dispose());
