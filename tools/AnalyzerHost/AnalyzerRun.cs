@@ -14,20 +14,12 @@ using Microsoft.CodeAnalysis.Text;
 namespace CoarseTimers.AnalyzerHost;
 
 /// <summary>
-/// Compiles one <see cref="SourceProject"/> against the net8.0 reference assemblies and runs the loaded analyzers on it
+/// Compiles one <see cref="SourceProject"/>, once per target build, against the net8.0 reference assemblies and runs the loaded analyzers on it
 /// with <see cref="CompilationWithAnalyzers"/>, as the compiler does after binding. Compiler errors (unresolved
 /// references) are expected and ignored; analyzer exceptions are collected, never swallowed.
 /// </summary>
 internal static class AnalyzerRun
 {
-    // What `dotnet build` defines for net8.0 Release; sources under #if for other targets are skipped as a build would.
-    private static readonly string[] s_preprocessorSymbols =
-    {
-        "TRACE", "RELEASE", "NET", "NETCOREAPP", "NET8_0", "NET8_0_OR_GREATER", "NET7_0_OR_GREATER", "NET6_0_OR_GREATER",
-        "NET5_0_OR_GREATER", "NETCOREAPP3_1_OR_GREATER", "NETCOREAPP3_0_OR_GREATER", "NETCOREAPP2_2_OR_GREATER",
-        "NETCOREAPP2_1_OR_GREATER", "NETCOREAPP2_0_OR_GREATER", "NETCOREAPP1_1_OR_GREATER", "NETCOREAPP1_0_OR_GREATER",
-    };
-
     // The SDK's implicit usings for Microsoft.NET.Sdk, added when a project enables them.
     private const string ImplicitUsingsSource =
         "global using global::System;\nglobal using global::System.Collections.Generic;\nglobal using global::System.IO;\n" +
@@ -36,9 +28,36 @@ internal static class AnalyzerRun
 
     private static readonly Lazy<ImmutableArray<MetadataReference>> s_references = new(LoadReferences);
 
+    /// <summary>
+    /// Runs the analyzers on every target build of <paramref name="project"/> (<see cref="TargetBuild"/>) and returns the
+    /// union of their diagnostics, as a multi-targeting build reports them: a site both targets compile is one diagnostic.
+    /// </summary>
     public static RunResult Run(SourceProject project, ImmutableArray<DiagnosticAnalyzer> analyzers, CancellationToken cancellationToken = default)
     {
-        var parseOptions = new CSharpParseOptions(LanguageVersion.Latest, DocumentationMode.None, SourceCodeKind.Regular, s_preprocessorSymbols);
+        var diagnostics = new List<Diagnostic>();
+        var seen = new HashSet<(string Id, string? Path, TextSpan Span)>();
+        var ad0001 = 0;
+        var exceptions = new List<string>();
+        foreach (var target in project.Targets)
+        {
+            var run = RunTarget(project, target, analyzers, cancellationToken);
+            ad0001 += run.AD0001;
+            exceptions.AddRange(run.Exceptions.Select(e => project.Targets.Length > 1 ? $"[{target.Framework}] {e}" : e));
+            foreach (var d in run.Diagnostics)
+            {
+                if (seen.Add((d.Id, d.Location.SourceTree?.FilePath, d.Location.SourceSpan)))
+                {
+                    diagnostics.Add(d);
+                }
+            }
+        }
+
+        return new RunResult(project, diagnostics.ToImmutableArray(), ad0001, exceptions.Distinct().ToImmutableArray());
+    }
+
+    private static RunResult RunTarget(SourceProject project, TargetBuild target, ImmutableArray<DiagnosticAnalyzer> analyzers, CancellationToken cancellationToken)
+    {
+        var parseOptions = new CSharpParseOptions(LanguageVersion.Latest, DocumentationMode.None, SourceCodeKind.Regular, target.Symbols);
         var trees = new List<SyntaxTree>();
         foreach (var file in project.Files)
         {

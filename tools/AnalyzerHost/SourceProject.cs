@@ -11,10 +11,11 @@ namespace CoarseTimers.AnalyzerHost;
 /// One compilation's worth of sources, taken from a folder as it is: the <c>.cs</c> files under the folder of a
 /// <c>.csproj</c> (without <c>bin</c>/<c>obj</c> and without sub-folders that hold a project of their own). From the
 /// project file only what changes binding or the analyzers' view is read: the assembly name (test-project detection),
-/// <c>OutputType</c> (entry points) and <c>ImplicitUsings</c> (there or in a <c>Directory.Build.props</c> above it).
+/// <c>OutputType</c> (entry points), <c>ImplicitUsings</c> (there or in a <c>Directory.Build.props</c> above it) and the
+/// target frameworks and literal <c>DefineConstants</c> (<see cref="TargetBuild"/>: one compilation per target family).
 /// Package and project references are not resolved: each compilation sees the net8.0 reference assemblies only.
 /// </summary>
-internal sealed record SourceProject(string Folder, string AssemblyName, bool IsExe, bool ImplicitUsings, ImmutableArray<string> Files)
+internal sealed record SourceProject(string Folder, string AssemblyName, bool IsExe, bool ImplicitUsings, ImmutableArray<string> Files, ImmutableArray<TargetBuild> Targets)
 {
     private static readonly Regex s_assemblyName = new("<AssemblyName>\\s*([^<$]+?)\\s*</AssemblyName>", RegexOptions.IgnoreCase);
     private static readonly Regex s_exe = new("<OutputType>\\s*(Exe|WinExe)\\s*</OutputType>", RegexOptions.IgnoreCase);
@@ -36,7 +37,8 @@ internal sealed record SourceProject(string Folder, string AssemblyName, bool Is
             name,
             s_exe.IsMatch(text),
             s_implicitUsings.IsMatch(text) || (!s_noImplicitUsings.IsMatch(text) && (InheritsImplicitUsings(folder, stopAt) || SharedPropsEnableImplicitUsings(stopAt))),
-            SourcesUnder(folder).ToImmutableArray());
+            SourcesUnder(folder).ToImmutableArray(),
+            TargetBuild.Of(text, folder, stopAt));
     }
 
     /// <summary>The folder of the nearest project file at or above <paramref name="file"/>, up to <paramref name="root"/>.</summary>
