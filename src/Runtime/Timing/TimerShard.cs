@@ -56,9 +56,7 @@ internal sealed class TimerShard
 
     // Entries scheduled by a delay since the last seal, oldest first (sealed in that order, so a wheel slot holds them as
     // if they had been scheduled there directly); their DueTick holds the delay in milliseconds.
-    private TimerEntry? _unsealed;
-    private TimerEntry? _unsealedTail;
-    private int _unsealedCount;
+    private EntryList _unsealed;
     private TimerEntry? _pool;
     private int _pooled;
 
@@ -72,9 +70,7 @@ internal sealed class TimerShard
     private readonly long _longDelayMilliseconds = long.MaxValue;
     private readonly long _placeAfterUnits;
     private readonly long[]? _sealReadings;
-    private TimerEntry? _long;
-    private TimerEntry? _longTail;
-    private int _longCount;
+    private EntryList _long;
     private int _sealNumber;
     private bool _longAwaitsSeal;
     private int _oldestUnplacedSeal;
@@ -107,7 +103,7 @@ internal sealed class TimerShard
     }
 
     /// <summary>Entries linked in the wheel or waiting to be sealed (a racy read outside the lock; exact under it).</summary>
-    public int PendingCount => _wheel.Count + _unsealedCount + _longCount;
+    public int PendingCount => _wheel.Count + _unsealed.Count + _long.Count;
 
     /// <summary>Entries linked since creation (racy read).</summary>
     public long ScheduledCount => Volatile.Read(ref _scheduled);
@@ -223,13 +219,13 @@ internal sealed class TimerShard
         Enter();
         try
         {
-            if (_unsealed is null && !_longAwaitsSeal)
+            if (_unsealed.IsEmpty && !_longAwaitsSeal)
             {
                 return;
             }
 
             var sealedAt = engine.Now();
-            for (var entry = _unsealed; entry is not null;)
+            for (var entry = _unsealed.Head; entry is not null;)
             {
                 var next = entry.Next;
                 var milliseconds = entry.DueTick;
@@ -250,9 +246,7 @@ internal sealed class TimerShard
                 entry = next;
             }
 
-            _unsealed = null;
-            _unsealedTail = null;
-            _unsealedCount = 0;
+            _unsealed.Clear();
 
             if (_longAwaitsSeal)
             {
@@ -386,18 +380,7 @@ internal sealed class TimerShard
         var entry = Rent(target);
         entry.DueTick = milliseconds;
         entry.Slot = UnsealedSlot;
-        entry.Previous = _unsealedTail;
-        if (_unsealedTail is null)
-        {
-            _unsealed = entry;
-        }
-        else
-        {
-            _unsealedTail.Next = entry;
-        }
-
-        _unsealedTail = entry;
-        _unsealedCount++;
+        _unsealed.Append(entry);
         return new TimerTicket(entry, entry.Generation);
     }
 
@@ -408,18 +391,7 @@ internal sealed class TimerShard
         var entry = Rent(target);
         entry.DueTick = ((long)_sealNumber << 32) | milliseconds;
         entry.Slot = LongUnsealedSlot;
-        entry.Previous = _longTail;
-        if (_longTail is null)
-        {
-            _long = entry;
-        }
-        else
-        {
-            _longTail.Next = entry;
-        }
-
-        _longTail = entry;
-        _longCount++;
+        _long.Append(entry);
         _longAwaitsSeal = true;
         return new TimerTicket(entry, entry.Generation);
     }
@@ -429,7 +401,7 @@ internal sealed class TimerShard
     // retracted target's entry is released. Entries linked since the last reading wait for the next seal.
     private void PlaceLong()
     {
-        for (var entry = _long; entry is not null;)
+        for (var entry = _long.Head; entry is not null;)
         {
             var next = entry.Next;
             var seal = (int)(entry.DueTick >> 32);
@@ -460,28 +432,8 @@ internal sealed class TimerShard
     // Caller holds _lock.
     private void UnlinkLong(TimerEntry entry)
     {
-        if (entry.Previous is null)
-        {
-            _long = entry.Next;
-        }
-        else
-        {
-            entry.Previous.Next = entry.Next;
-        }
-
-        if (entry.Next is null)
-        {
-            _longTail = entry.Previous;
-        }
-        else
-        {
-            entry.Next.Previous = entry.Previous;
-        }
-
-        entry.Previous = null;
-        entry.Next = null;
+        _long.Remove(entry);
         entry.Slot = -1;
-        _longCount--;
     }
 
     // Caller holds _lock: a free entry for target, counted as scheduled.
@@ -507,28 +459,8 @@ internal sealed class TimerShard
     // Caller holds _lock.
     private void UnlinkUnsealed(TimerEntry entry)
     {
-        if (entry.Previous is null)
-        {
-            _unsealed = entry.Next;
-        }
-        else
-        {
-            entry.Previous.Next = entry.Next;
-        }
-
-        if (entry.Next is null)
-        {
-            _unsealedTail = entry.Previous;
-        }
-        else
-        {
-            entry.Next.Previous = entry.Previous;
-        }
-
-        entry.Previous = null;
-        entry.Next = null;
+        _unsealed.Remove(entry);
         entry.Slot = -1;
-        _unsealedCount--;
     }
 
     private void Enter() => SpinFlag.Enter(ref _lock);

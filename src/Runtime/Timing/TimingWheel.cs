@@ -42,8 +42,7 @@ internal sealed class TimingWheel
 
     // Entries due more than a revolution ahead when added, oldest first, and a lower bound of their earliest due tick
     // (exact after each scan; a removal does not raise it, so at worst a scan comes early and finds nothing to move).
-    private TimerEntry? _overflow;
-    private TimerEntry? _overflowTail;
+    private EntryList _overflow;
     private long _overflowEarliest = long.MaxValue;
 
     // Overflow entries whose target may retract (IRetractableTarget), and the tick of the last scan: while there are
@@ -154,7 +153,7 @@ internal sealed class TimingWheel
     /// </summary>
     public long NextOccupiedTick()
     {
-        return Math.Min(NextOccupiedSlotTick(), _overflow is null ? long.MaxValue : Math.Max(CurrentTick + 1, NextOverflowScan()));
+        return Math.Min(NextOccupiedSlotTick(), _overflow.IsEmpty ? long.MaxValue : Math.Max(CurrentTick + 1, NextOverflowScan()));
     }
 
     // When the overflow list must next be scanned: once its earliest entry is within a revolution, or a revolution after
@@ -204,7 +203,7 @@ internal sealed class TimingWheel
     private void ScanOverflow(long nowTick, List<TimerEntry> expired)
     {
         var earliest = long.MaxValue;
-        for (var entry = _overflow; entry is not null;)
+        for (var entry = _overflow.Head; entry is not null;)
         {
             var next = entry.Next;
             if (IsRetracted(entry))
@@ -215,8 +214,6 @@ internal sealed class TimingWheel
             else if (entry.DueTick - nowTick <= 2L * SlotCount)
             {
                 RemoveFromOverflow(entry);
-                entry.Previous = null;
-                entry.Next = null;
                 entry.Slot = -1;
                 AddToSlot(entry);
             }
@@ -278,18 +275,7 @@ internal sealed class TimingWheel
     private void AddToOverflow(TimerEntry entry)
     {
         entry.Slot = OverflowSlot;
-        entry.Previous = _overflowTail;
-        entry.Next = null;
-        if (_overflowTail is null)
-        {
-            _overflow = entry;
-        }
-        else
-        {
-            _overflowTail.Next = entry;
-        }
-
-        _overflowTail = entry;
+        _overflow.Append(entry);
         if (entry.Target is IRetractableTarget)
         {
             _overflowRetractable++;
@@ -303,31 +289,13 @@ internal sealed class TimingWheel
 
     private void RemoveFromOverflow(TimerEntry entry)
     {
-        Debug.Assert(entry.Previous is not null || ReferenceEquals(_overflow, entry), "the entry is linked in the overflow list");
-        if (entry.Previous is null)
-        {
-            _overflow = entry.Next;
-        }
-        else
-        {
-            entry.Previous.Next = entry.Next;
-        }
-
-        if (entry.Next is null)
-        {
-            _overflowTail = entry.Previous;
-        }
-        else
-        {
-            entry.Next.Previous = entry.Previous;
-        }
-
+        _overflow.Remove(entry);
         if (entry.Target is IRetractableTarget)
         {
             _overflowRetractable--;
         }
 
-        if (_overflow is null)
+        if (_overflow.IsEmpty)
         {
             _overflowEarliest = long.MaxValue;
         }
