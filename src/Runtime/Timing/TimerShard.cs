@@ -13,8 +13,10 @@ namespace CoarseTimers.Timing;
 /// <remarks>
 /// An entry scheduled by a delay (<see cref="ScheduleDeferred(ITimerTarget, long)"/>) is <em>unsealed</em>: it waits in
 /// a doubly-linked list with its delay, reading no clock, until the driver seals the shard (<see cref="Seal"/>: due its
-/// delay after a clock reading taken under this lock, so after the entry was linked; TimerEngine, "Sealing"). An entry
-/// scheduled at a time (<see cref="Schedule(ITimerTarget, long)"/>: periodic timers) goes into the wheel at once.
+/// delay after a clock reading taken under this lock, so after the entry was linked; TimerEngine, "Sealing"). A delay
+/// longer than a wheel revolution waits in a second list instead, which a seal does not walk: it only records its
+/// reading for them, and they are placed into the wheel half a revolution later (the fields under "Long delays"). An
+/// entry scheduled at a time (<see cref="Schedule(ITimerTarget, long)"/>: periodic timers) goes into the wheel at once.
 /// </remarks>
 internal sealed class TimerShard
 {
