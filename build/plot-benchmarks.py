@@ -3,15 +3,15 @@
 ratio lines that `--quick` / `--scenarios` print (one run per runtime). SVG, standard library only.
 
 Usage: python3 build/plot-benchmarks.py <net10 output> <mono output> <out.svg>
-Reads lines "schedule+cancel NAME threads= N: ... | throughput xR, ..." and "pending N timers created then disposed:
-... speed-up xR". Log scale; a bar above the 1x line is faster than the BCL; the dashed marks are issue 11's targets.
+Reads lines "schedule+cancel NAME threads= N: ... | throughput xR, ..." and "pending N timers created then disposed
+[, threads= N]: ... speed-up xR". Log scale; a bar above the 1x line is faster than the BCL; the dashed marks are issue 11's targets.
 """
 import math
 import re
 import sys
 
 LINE = re.compile(r"schedule\+cancel (\S+)\s+threads=\s*(\d+):.*throughput x([\d.]+)")
-PENDING = re.compile(r"pending\s+([\d,]+) timers created then disposed:.*speed-up x([\d.]+)")
+PENDING = re.compile(r"pending\s+([\d,]+) timers created then disposed(?:, threads=\s*(\d+))?:.*speed-up x([\d.]+)")
 LABELS = {
     "Delay": "CoarseTimer.Delay(t, ct)",
     "TimeoutSource": "CoarseCancellationTokenSource",
@@ -36,7 +36,7 @@ def read(path):
                 ratios[(match.group(1), match.group(2))] = float(match.group(3))
             match = PENDING.search(line)
             if match:
-                ratios[("Pending " + match.group(1), "1")] = float(match.group(2))
+                ratios[("Pending " + match.group(1), match.group(2) or "1")] = float(match.group(3))
     return ratios
 
 

@@ -41,12 +41,13 @@ internal static class Scenarios
         Console.WriteLine($"# done, load average {LoadAverage()}");
     }
 
-    /// <summary>The pending-timer lines: 10^5 and 10^6 created then disposed, and fired.</summary>
+    /// <summary>The pending-timer lines: 10^5 and 10^6 created then disposed (on one thread, and split over 8), and fired.</summary>
     internal static void Pending(bool quick = true)
     {
         foreach (var count in new[] { 100_000, 1_000_000 })
         {
-            PendingCreateDispose(count);
+            PendingCreateDispose(count, threads: 1);
+            PendingCreateDispose(count, threads: 8);
         }
 
         PendingFire(100_000);
@@ -223,8 +224,33 @@ internal static class Scenarios
     /// collections it took. The floor is one object per timer holding what any timer must (callback, state, due time)
     /// and no timer at all: what allocating and holding N of them costs, collections included.
     /// </summary>
-    private static void PendingCreateDispose(int count)
+    private static void PendingCreateDispose(int count, int threads)
     {
+        using var workers = threads > 1 ? new WorkerThreads(threads) : null;
+
+        // Runs body(i) for every i in [0, count): on this thread, or split evenly over the worker threads at once.
+        void ForAll(Action<int> body)
+        {
+            if (workers is null)
+            {
+                for (var i = 0; i < count; i++)
+                {
+                    body(i);
+                }
+
+                return;
+            }
+
+            var perThread = count / threads;
+            workers.Run(thread =>
+            {
+                for (var i = thread * perThread; i < (thread + 1) * perThread; i++)
+                {
+                    body(i);
+                }
+            });
+        }
+
         (double Milliseconds, double BytesEach, int Gen0, int Gen1) Measure(Func<TimerCallback, TimeSpan, IDisposable> create)
         {
             var timers = new IDisposable[count];
@@ -236,21 +262,16 @@ internal static class Scenarios
                 var gen0 = GC.CollectionCount(0);
                 var gen1 = GC.CollectionCount(1);
                 var watch = Stopwatch.StartNew();
-                for (var i = 0; i < count; i++)
-                {
-                    timers[i] = create(callback, s_never + TimeSpan.FromMilliseconds(i % 1000));
-                }
-
+                ForAll(i => timers[i] = create(callback, s_never + TimeSpan.FromMilliseconds(i % 1000)));
                 var created = watch.Elapsed.TotalMilliseconds;
                 var collections = (Gen0: GC.CollectionCount(0) - gen0, Gen1: GC.CollectionCount(1) - gen1);
                 var held = (GC.GetTotalMemory(forceFullCollection: true) - before) / (double)count;
                 watch.Restart();
-                for (var i = 0; i < count; i++)
+                ForAll(i =>
                 {
                     timers[i].Dispose();
                     timers[i] = null!;
-                }
-
+                });
                 var total = created + watch.Elapsed.TotalMilliseconds;
                 best = total < best.Milliseconds ? (total, held, collections.Gen0, collections.Gen1) : best;
             }
@@ -262,7 +283,8 @@ internal static class Scenarios
         var ours = Measure((cb, due) => new CoarseTimer(cb, null, due, Timeout.InfiniteTimeSpan));
         var floor = Measure((cb, due) => new PendingFloor(cb, null, due));
         var shape = Measure((cb, due) => new PendingShape(cb, null, due));
-        Console.WriteLine($"pending {count,9:N0} timers created then disposed: BCL {bcl.Milliseconds,6:0} ms, {bcl.BytesEach:0} B held each | ours {ours.Milliseconds,6:0} ms, {ours.BytesEach:0} B held each | time x{ours.Milliseconds / bcl.Milliseconds:0.00} (speed-up x{bcl.Milliseconds / ours.Milliseconds:0.00}), bytes x{ours.BytesEach / bcl.BytesEach:0.00} | " +
+        var name = threads == 1 ? "created then disposed" : $"created then disposed, threads={threads,2}";
+        Console.WriteLine($"pending {count,9:N0} timers {name}: BCL {bcl.Milliseconds,6:0} ms, {bcl.BytesEach:0} B held each | ours {ours.Milliseconds,6:0} ms, {ours.BytesEach:0} B held each | time x{ours.Milliseconds / bcl.Milliseconds:0.00} (speed-up x{bcl.Milliseconds / ours.Milliseconds:0.00}), bytes x{ours.BytesEach / bcl.BytesEach:0.00} | " +
                           $"collections gen0/gen1 while creating: BCL {bcl.Gen0}/{bcl.Gen1}, ours {ours.Gen0}/{ours.Gen1} | floor (one {floor.BytesEach:0} B object each, no timer) {floor.Milliseconds:0} ms, {floor.Gen0}/{floor.Gen1} | " +
                           $"our shape, no timer ({shape.BytesEach:0} B in two objects) {shape.Milliseconds:0} ms, x{shape.Milliseconds / bcl.Milliseconds:0.00}, {shape.Gen0}/{shape.Gen1}");
     }
