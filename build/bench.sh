@@ -35,7 +35,7 @@ case "$mode" in
     $mono --anatomy | tee "$out/anatomy-mono.txt"
     ;;
   *)
-    $net --filter '*ScheduleCancel*' --exporters csv markdown --artifacts "$out"
+    $net --filter '*ScheduleCancel*' '*PendingBenchmarks*' --exporters csv markdown --artifacts "$out"
     $net --scenarios | tee "$out/scenarios-net10.txt"
     $mono --scenarios | tee "$out/scenarios-mono.txt"
     python3 build/plot-benchmarks.py "$out/scenarios-net10.txt" "$out/scenarios-mono.txt" docs/benchmarks-throughput.svg
