@@ -8,7 +8,8 @@ namespace CoarseTimers;
 /// <summary>
 /// Drop-in replacement for <see cref="SpinWait.SpinUntil(Func{bool})"/> and its overloads: same arguments, checks,
 /// return values and meaning of the timeout. It spins for a bounded time (<see cref="SpinBudget"/>, microseconds: the
-/// cost of a context switch), then blocks without burning CPU in timed waits of its own thread: the first until about
+/// cost of a context switch; only about a microsecond while recent waits all outlasted the spin, see
+/// <c>SpinBudgetTimestamps</c>), then blocks without burning CPU in timed waits of its own thread: the first until about
 /// when recent waits came true (at most <c>MaxFirstBlockMilliseconds</c>), so a wait of the usual length wakes once,
 /// then every <c>PollMilliseconds</c> (1 ms) until the condition is true. No timer and no allocation per wait (one
 /// event per thread, created on its first blocked wait and reused). It never calls <c>Thread.Sleep(1)</c>, which sleeps a whole clock tick (15.6 ms
@@ -22,6 +23,27 @@ public static class SpinThenBlock
     /// all, as SpinWait would; anything longer is cheaper to block for.
     /// </summary>
     public static readonly TimeSpan SpinBudget = TimeSpan.FromTicks(100);
+
+    /// <summary>
+    /// How long a wait spins while spinning has stopped paying off (the last <see cref="SpinScoreMax"/> waits all
+    /// outlasted <see cref="SpinBudget"/> and had to block anyway): 1 µs, a few checks of the condition. A wait the code
+    /// fix rewrites takes milliseconds (CT0004 flags long-running predicates), so the full spin would be spent for
+    /// nothing on every call; in this VM it is a quarter of such a wait's CPU (docs/benchmarks.md, section 4).
+    /// </summary>
+    internal static readonly TimeSpan FutileSpinBudget = TimeSpan.FromTicks(10);
+
+    /// <summary>
+    /// How many waits in a row must outlast the spin before spinning is cut to <see cref="FutileSpinBudget"/>: one wait
+    /// served by spinning restores the full budget for this many more. 16, so a process whose waits are short one time in
+    /// sixteen or more keeps spinning in full.
+    /// </summary>
+    internal const int SpinScoreMax = 16;
+
+    /// <summary>
+    /// While spinning is cut, one wait in this many spins the full <see cref="SpinBudget"/> anyway, so that waits
+    /// becoming short again are noticed (a win restores the full budget) at a cost of ~0.6 µs per wait averaged.
+    /// </summary>
+    internal const int ProbeEvery = 16;
 
     /// <summary>
     /// The longest first block, in milliseconds. A wait that goes on past the spin phase first blocks until about when
@@ -56,6 +78,27 @@ public static class SpinThenBlock
     private static AutoResetEvent? s_threadGate;
 
     private static readonly long s_spinBudgetTimestamps = Math.Max(1, Stopwatch.Frequency * SpinBudget.Ticks / TimeSpan.TicksPerSecond);
+
+    private static readonly long s_futileSpinBudgetTimestamps = Math.Max(1, Stopwatch.Frequency * FutileSpinBudget.Ticks / TimeSpan.TicksPerSecond);
+
+    // SpinScoreMax after a wait that spinning served, one less after each wait that had to block (not below 0): while it
+    // is 0, waits spin FutileSpinBudget. Process-wide and racy, as s_typicalWaitTimestamps: a lost update costs one
+    // wait's spin length, never correctness.
+    private static int s_spinScore = SpinScoreMax;
+
+    // Counts waits that found the score at 0, to pick the probes.
+    private static int s_futileWaits;
+
+    /// <summary>
+    /// How long a wait spins, in Stopwatch units: the full budget while <paramref name="spinScore"/> is above 0 or the
+    /// wait is a probe (<paramref name="futileWaitNumber"/> a multiple of <see cref="ProbeEvery"/>), else the futile one.
+    /// </summary>
+    internal static long SpinBudgetTimestamps(int spinScore, int futileWaitNumber, long fullBudget, long futileBudget) =>
+        spinScore > 0 || futileWaitNumber % ProbeEvery == 0 ? fullBudget : futileBudget;
+
+    /// <summary>The score after a wait: <see cref="SpinScoreMax"/> if spinning served it, else one less, not below 0.</summary>
+    internal static int NextSpinScore(int spinScore, bool servedBySpinning) =>
+        servedBySpinning ? SpinScoreMax : Math.Max(0, spinScore - 1);
 
     /// <summary>
     /// The first block: whole milliseconds, rounded to nearest, from <paramref name="elapsedTimestamps"/> into the wait
@@ -94,12 +137,21 @@ public static class SpinThenBlock
         var start = Stopwatch.GetTimestamp();
         var deadline = millisecondsTimeout == Timeout.Infinite ? long.MaxValue : start + StopwatchClock.Instance.FromMilliseconds(millisecondsTimeout);
 
-        // Spin phase: processor-friendly pauses, never a sleep.
+        // Spin phase: processor-friendly pauses, never a sleep; cut short while recent waits all had to block anyway.
+        var spinScore = Volatile.Read(ref s_spinScore);
+        var spinBudget = spinScore > 0
+            ? s_spinBudgetTimestamps
+            : SpinBudgetTimestamps(spinScore, Interlocked.Increment(ref s_futileWaits), s_spinBudgetTimestamps, s_futileSpinBudgetTimestamps);
         var spinner = default(SpinWait);
         while (true)
         {
             if (condition())
             {
+                if (spinner.Count > 0 && spinScore != SpinScoreMax)
+                {
+                    Volatile.Write(ref s_spinScore, NextSpinScore(spinScore, servedBySpinning: true));
+                }
+
                 return true;
             }
 
@@ -109,12 +161,17 @@ public static class SpinThenBlock
                 return false;
             }
 
-            if (now - start >= s_spinBudgetTimestamps)
+            if (now - start >= spinBudget)
             {
                 break;
             }
 
             SpinOnceWithoutSleep.Step(ref spinner);
+        }
+
+        if (spinScore > 0)
+        {
+            Volatile.Write(ref s_spinScore, NextSpinScore(spinScore, servedBySpinning: false));
         }
 
         // Blocked phase: a timed wait of this thread's own (no timer, no Thread.Sleep). The first lasts until about when

@@ -88,6 +88,34 @@ public class SpinThenBlockTests
         Assert.Equal(expected, SpinThenBlock.FirstBlockMilliseconds((long)(typicalMs * 10_000), (long)(elapsedMs * 10_000), frequency));
     }
 
+    [Theory]
+    [InlineData(SpinThenBlock.SpinScoreMax, 1, 100)] // spinning paid off lately: the full budget
+    [InlineData(1, 7, 100)]
+    [InlineData(0, 7, 1)] // the last SpinScoreMax waits all blocked anyway: a few checks only
+    [InlineData(0, SpinThenBlock.ProbeEvery, 100)] // but one in ProbeEvery spins in full, to notice short waits again
+    [InlineData(0, 2 * SpinThenBlock.ProbeEvery, 100)]
+    [InlineData(0, (2 * SpinThenBlock.ProbeEvery) + 1, 1)]
+    public void Spins_in_full_only_while_spinning_pays_off_or_to_probe(int spinScore, int futileWaitNumber, long expected)
+    {
+        Assert.Equal(expected, SpinThenBlock.SpinBudgetTimestamps(spinScore, futileWaitNumber, fullBudget: 100, futileBudget: 1));
+    }
+
+    [Fact]
+    public void The_spin_is_cut_after_SpinScoreMax_blocked_waits_and_restored_by_one_served_by_spinning()
+    {
+        var score = SpinThenBlock.SpinScoreMax;
+        for (var i = 0; i < SpinThenBlock.SpinScoreMax - 1; i++)
+        {
+            score = SpinThenBlock.NextSpinScore(score, servedBySpinning: false);
+            Assert.True(score > 0, $"cut after {i + 1} blocked waits");
+        }
+
+        score = SpinThenBlock.NextSpinScore(score, servedBySpinning: false);
+        Assert.Equal(0, score);
+        Assert.Equal(0, SpinThenBlock.NextSpinScore(score, servedBySpinning: false));
+        Assert.Equal(SpinThenBlock.SpinScoreMax, SpinThenBlock.NextSpinScore(score, servedBySpinning: true));
+    }
+
     [Fact]
     public void A_throwing_predicate_propagates()
     {
