@@ -132,6 +132,46 @@ public class CoarseTimeoutTests
         Assert.True(cancelledAt - readAt <= 160_000, $"cancelled {cancelledAt - readAt} us after reading the epoch: the bucket was lost or sealed late");
     }
 
+    [Theory]
+    [InlineData(100)]
+    [InlineData(10_000)] // longer than a revolution (5.12 s at 10 ms): not through the long-delay list either
+    public void A_bucket_created_between_the_epoch_increment_and_its_shards_seal_is_never_early_for_later_callers(int timeoutMs)
+    {
+        // The driver publishes epoch e, then seals shard by shard. A thread that reads e in between and creates its
+        // bucket before the driver reaches the shard must not have it sealed by that seal's reading: callers of e go on
+        // getting that bucket until e + 1 is published, and one of them a few milliseconds later would be early.
+        var engine = new ManualEngine(resolutionMilliseconds: 10, shardCount: 1);
+        using var traffic = new CoarseCancellationTokenSource(engine.Engine, 60_000); // a seal is pending
+        engine.Clock.AdvanceMilliseconds(20);
+        var epochBefore = engine.Engine.TokenEpoch;
+        var creatorToken = default(CancellationToken);
+        engine.Clock.OnRead = () =>
+        {
+            if (engine.Engine.TokenEpoch != epochBefore)
+            {
+                engine.Clock.OnRead = null;
+                creatorToken = engine.Engine.TimeoutToken(timeoutMs);
+            }
+        };
+        engine.Jump(0);
+        Assert.NotEqual(epochBefore, engine.Engine.TokenEpoch);
+        Assert.True(creatorToken.CanBeCanceled, "the bucket was created between the increment and the shard's seal");
+
+        engine.Jump(4); // under a tick (5 ms): still the same epoch
+        var askedAt = engine.Clock.GetTimestamp();
+        var token = engine.Engine.TimeoutToken(timeoutMs);
+        Assert.Equal(creatorToken, token);
+        long cancelledAt = -1;
+        token.Register(() => cancelledAt = engine.Clock.GetTimestamp());
+        while (cancelledAt < 0 && engine.Clock.GetTimestamp() - askedAt < (timeoutMs + 1_000) * 1_000L)
+        {
+            engine.Advance(0.1);
+        }
+
+        Assert.True(cancelledAt - askedAt >= timeoutMs * 1_000L, $"cancelled {cancelledAt - askedAt} us after the caller asked for {timeoutMs} ms");
+        Assert.True(cancelledAt - askedAt <= (timeoutMs + 10) * 1_000L, $"cancelled {cancelledAt - askedAt} us after the caller asked for {timeoutMs} ms: later than a resolution");
+    }
+
     [Fact]
     public void Epochs_advance_only_while_entries_wait_to_be_sealed_and_at_most_once_per_tick()
     {

@@ -39,8 +39,11 @@ namespace CoarseTimers.Timing;
 /// (<see cref="ScheduleAt(ITimerTarget, long)"/>) and go straight into the wheel.
 /// Timeout tokens (<see cref="TimeoutToken(long)"/>) read no clock either: a caller reads a counter the driver
 /// publishes, the token <em>epoch</em>, incremented before each seal, and takes the bucket of (epoch, timeout) from its
-/// shard, creating it unsealed if needed. A caller that read epoch e read it before the increment, so before every
-/// sealing reading that follows; its bucket (or one it creates later, after being descheduled) is sealed by one of them.
+/// shard, creating it unsealed if needed. A caller that read epoch e read it before the increment to e + 1, so before
+/// every sealing reading of round e + 1 and later; a bucket of epoch e is sealed by one of those, never by a seal of round
+/// e itself: a caller that read e right after its increment may create the bucket before the driver reaches its shard,
+/// and a caller of e after that shard's reading would then be early, so the seal of round e leaves such a bucket
+/// unsealed for the next. A bucket created late by a descheduled caller of an older epoch is sealed by the next seal.
 /// Cost: the driver wakes once a tick while entries wait unsealed; an idle process has no wake-ups.
 /// </summary>
 internal sealed class TimerEngine
@@ -408,16 +411,23 @@ internal sealed class TimerEngine
     }
 
     // Clears the flag, publishes the next token epoch, then seals every shard (each reads the clock under its lock): every
-    // caller that read the previous epoch did so before those readings (class doc, "Sealing").
+    // caller that read an earlier epoch did so before those readings (class doc, "Sealing"). Buckets of the epoch just
+    // published stay unsealed until the next round, so the flag is set again for them.
     private long PublishEpochAndSeal()
     {
         Volatile.Write(ref _sealPending, 0);
-        Interlocked.Increment(ref _epoch);
+        var epoch = Interlocked.Increment(ref _epoch);
         var sealedAt = Now();
         Interlocked.Exchange(ref _sealedAt, sealedAt);
+        var unsealedLeft = false;
         foreach (var shard in _shards)
         {
-            shard.Seal(this, _tickUnits);
+            unsealedLeft |= shard.Seal(this, _tickUnits, epoch);
+        }
+
+        if (unsealedLeft)
+        {
+            Volatile.Write(ref _sealPending, 1);
         }
 
         return Now();

@@ -14,10 +14,17 @@ internal sealed class TimerEntry
     /// <summary>Bumped every time the entry is released, so stale <see cref="TimerTicket"/>s no longer match.</summary>
     public int Generation;
 
-    /// <summary>The wheel tick at or after which the entry expires; while unsealed (<see cref="TimerShard"/>), its delay in milliseconds.</summary>
+    /// <summary>
+    /// The wheel tick at or after which the entry expires; while unsealed (<see cref="TimerShard"/>), its delay in
+    /// milliseconds; while in the shard's long-delay list, the number of the seal that covers it in the high 32 bits and
+    /// its delay in milliseconds in the low 32.
+    /// </summary>
     public long DueTick;
 
-    /// <summary>The slot the entry is linked into, <see cref="TimingWheel.OverflowSlot"/> in the wheel's overflow list, -2 while unsealed (<see cref="TimerShard"/>), or -1 when it is not linked.</summary>
+    /// <summary>
+    /// The slot the entry is linked into, <see cref="TimingWheel.OverflowSlot"/> (-3) in the wheel's overflow list, -2
+    /// while unsealed and -4 in the long-delay list (<see cref="TimerShard"/>), or -1 when it is not linked.
+    /// </summary>
     public int Slot = -1;
 
     public TimerEntry? Previous;

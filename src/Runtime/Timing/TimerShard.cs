@@ -200,7 +200,13 @@ internal sealed class TimerShard
             }
 
             bucket = new TimeoutBucket(epoch, milliseconds);
-            ScheduleDeferredLocked(bucket, milliseconds);
+
+            // Always unsealed, whatever the timeout: Seal decides by the bucket's epoch which reading may seal it, and
+            // the long-delay list (sealed by the reading under its seal number) cannot tell (few buckets exist anyway).
+            var entry = Rent(bucket);
+            entry.DueTick = milliseconds;
+            entry.Slot = UnsealedSlot;
+            _unsealed.Append(entry);
             Volatile.Write(ref slot, bucket);
             created = true;
             return bucket;
@@ -214,25 +220,36 @@ internal sealed class TimerShard
     /// <summary>
     /// Moves every unsealed entry into the wheel, due its delay after a clock reading taken now, under the lock (so after
     /// every entry it moves was linked), rounded up to a tick of <paramref name="tickUnits"/> clock units. A retracted
-    /// target's entry is released instead.
+    /// target's entry is released instead. The timeout bucket of an epoch not older than <paramref name="epoch"/> (the
+    /// one the driver published just before this seal) stays unsealed for the next seal: its callers may read that epoch
+    /// until the next is published, after this reading, and a caller after it would be early (TimerEngine, "Timeout
+    /// tokens"). Returns whether any entry stays unsealed so (the driver must seal again).
     /// </summary>
-    public void Seal(TimerEngine engine, long tickUnits)
+    public bool Seal(TimerEngine engine, long tickUnits, long epoch)
     {
         Enter();
         try
         {
             if (_unsealed.IsEmpty && !_longAwaitsSeal)
             {
-                return;
+                return false;
             }
 
             var sealedAt = engine.Now();
+            var stay = default(EntryList);
             for (var entry = _unsealed.Head; entry is not null;)
             {
                 var next = entry.Next;
                 var milliseconds = entry.DueTick;
                 entry.Previous = null;
                 entry.Next = null;
+                if (entry.Target is TimeoutBucket bucket && bucket.Epoch >= epoch)
+                {
+                    stay.Append(entry);
+                    entry = next;
+                    continue;
+                }
+
                 entry.Slot = -1;
                 if (entry.Target is IRetractableTarget { IsRetracted: true })
                 {
@@ -248,7 +265,7 @@ internal sealed class TimerShard
                 entry = next;
             }
 
-            _unsealed.Clear();
+            _unsealed = stay;
 
             if (_longAwaitsSeal)
             {
@@ -264,10 +281,13 @@ internal sealed class TimerShard
                 _longAwaitsSeal = false;
                 if (_sealNumber - _oldestUnplacedSeal >= SealReadings / 2)
                 {
-                    // Only if seals came faster than one a tick (never from the driver): keep every reading referred to.
+                    // Seals came faster than the half revolution placement waits for (a long delay every tick gets here about a tick
+                    // early; faster seals, sooner): place now, so every reading referred to is still in the ring.
                     PlaceLong();
                 }
             }
+
+            return !_unsealed.IsEmpty;
         }
         finally
         {

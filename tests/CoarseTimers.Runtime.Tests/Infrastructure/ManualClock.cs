@@ -13,7 +13,14 @@ internal sealed class ManualClock : TimerClock
 
     public override long Frequency => 1_000_000;
 
-    public override long GetTimestamp() => Interlocked.Read(ref _now);
+    /// <summary>Runs before each read: lets a test act between two steps of the driver (each step reads the clock).</summary>
+    public Action? OnRead { get; set; }
+
+    public override long GetTimestamp()
+    {
+        OnRead?.Invoke();
+        return Interlocked.Read(ref _now);
+    }
 
     public void Advance(TimeSpan by) => Interlocked.Add(ref _now, by.Ticks / 10);
 
