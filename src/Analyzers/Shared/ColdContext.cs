@@ -21,14 +21,15 @@ internal static class ColdContext
     /// <summary>
     /// The last word of a member or local function name (before <c>Async</c>/<c>Core</c>/<c>Internal</c>/<c>Impl</c>) that
     /// names a lifecycle step: start-up, readiness waits, connection set-up, shutdown, disposal, draining and clean-up run
-    /// once per process, host or connection, not per operation. The last word, because it names what the member does:
+    /// once per process, host or connection, not per operation; so does recovery (<c>RecreateAsync</c>: a channel or
+    /// client rebuilt after failures, as <c>Reconnect</c>). The last word, because it names what the member does:
     /// <c>StopAndDrainAsync</c> and <c>WaitUntilReadyAsync</c> are lifecycle, <c>StartTimeout</c> is not.
     /// </summary>
     private static readonly ImmutableHashSet<string> s_lifecycleWords = ImmutableHashSet.Create(
         StringComparer.Ordinal,
         "Start", "Started", "Starting", "Startup", "Restart", "Init", "Initialize", "Initialized", "Initialization", "Bootstrap", "Warmup", "Ready",
         "Connect", "Reconnect", "Disconnect", "Stop", "Stopping", "Stopped", "Shutdown", "Dispose", "Disposing", "Close", "Closing",
-        "Drain", "Draining", "Teardown", "Terminate", "Termination", "Cleanup", "Purge", "Specialize", "Specialization");
+        "Drain", "Draining", "Teardown", "Terminate", "Termination", "Cleanup", "Purge", "Specialize", "Specialization", "Recreate");
 
     /// <summary>
     /// Lifecycle verbs that say what a member does when they lead its name (a member name is a verb phrase:
@@ -60,10 +61,12 @@ internal static class ColdContext
     /// <summary>
     /// Words that make a whole type, or a whole namespace, lifecycle code wherever they stand in its name:
     /// <c>ConnectContext</c>, <c>StartupHook</c>, <c>Management.LinuxSpecialization</c> (a host's one-off switch from
-    /// placeholder to its app).
+    /// placeholder to its app), <c>DrainOrchestrator</c> (a graceful drain before shutdown). Not the -ing forms that
+    /// name what a per-call type keeps doing (<c>ChannelRecreatingCallInvoker</c> handles every call).
     /// </summary>
     private static readonly ImmutableHashSet<string> s_lifecycleTypeWords = ImmutableHashSet.Create(
-        StringComparer.Ordinal, "Startup", "Bootstrap", "Bootstrapper", "Initializer", "Warmup", "Connect", "Reconnect", "Shutdown", "Specialization");
+        StringComparer.Ordinal, "Startup", "Bootstrap", "Bootstrapper", "Initializer", "Warmup", "Connect", "Reconnect", "Shutdown", "Specialization",
+        "Drain", "Drainer");
 
     /// <summary>
     /// Words that make a type or a namespace housekeeping (<c>InboxCleanupService</c>, <c>ClaimCheckSweeper</c>,
@@ -128,6 +131,11 @@ internal static class ColdContext
             }
         }
 
+        if (BuildTimeImport(operation.Syntax.SyntaxTree) is { } import)
+        {
+            return $"build-time code (imports {import})";
+        }
+
         return ColdSite.UserInterfaceType(operation, containingSymbol) is { } ui ? $"user-interface code: {ui}" : null;
     }
 
@@ -189,6 +197,49 @@ internal static class ColdContext
                 {
                     return parameter.Type.Name;
                 }
+            }
+        }
+
+        return null;
+    }
+
+    /// <summary>
+    /// The MSBuild task namespace <paramref name="tree"/> imports (<c>Microsoft.Build.Framework</c>,
+    /// <c>Microsoft.Build.Utilities</c>, <c>Microsoft.Build.Tasks</c>), or null. A file that uses MSBuild's task API is a
+    /// build task or its helper (a deploy step, a code generator): it runs once per build or publish, never in a
+    /// server's request path. Read from the using directives, so it holds with the MSBuild assemblies unresolved.
+    /// </summary>
+    internal static string? BuildTimeImport(SyntaxTree tree)
+    {
+        if (tree.GetRoot() is not CompilationUnitSyntax root)
+        {
+            return null;
+        }
+
+        return BuildTimeImport(root.Usings) ?? BuildTimeImportIn(root.Members);
+    }
+
+    private static string? BuildTimeImportIn(SyntaxList<MemberDeclarationSyntax> members)
+    {
+        foreach (var member in members)
+        {
+            if (member is BaseNamespaceDeclarationSyntax ns && (BuildTimeImport(ns.Usings) ?? BuildTimeImportIn(ns.Members)) is { } import)
+            {
+                return import;
+            }
+        }
+
+        return null;
+    }
+
+    private static string? BuildTimeImport(SyntaxList<UsingDirectiveSyntax> usings)
+    {
+        foreach (var directive in usings)
+        {
+            var name = directive.Alias is null ? directive.Name?.ToString() : null;
+            if (name is "Microsoft.Build.Framework" or "Microsoft.Build.Utilities" or "Microsoft.Build.Tasks")
+            {
+                return name;
             }
         }
 

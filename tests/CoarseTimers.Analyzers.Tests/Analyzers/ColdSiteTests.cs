@@ -157,6 +157,112 @@ public partial class TimeoutCancellationTokenSourceTests
             Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 0));
 
     [Fact]
+    public Task MSBuild_tasks_and_their_helpers_are_build_time_code() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Threading;
+            using System.Threading.Tasks;
+            using Microsoft.Build.Utilities;
+            using Task = System.Threading.Tasks.Task;
+
+            namespace Microsoft.Build.Utilities
+            {
+                public abstract class Task { public abstract bool Execute(); }
+                public class TaskLoggingHelper { }
+            }
+
+            // A publish step: one deploy per build, its deadline once per run.
+            public sealed class ZipDeploy : Microsoft.Build.Utilities.Task
+            {
+                public int DeployTimeoutSeconds { get; set; } = 300;
+
+                public override bool Execute()
+                {
+                    using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(DeployTimeoutSeconds));
+                    return true;
+                }
+            }
+
+            // Its helper, in a file that imports the task API for the logger.
+            class DeploymentStatus
+            {
+                public DeploymentStatus(TaskLoggingHelper log) { }
+
+                public async Task PollAsync(CancellationTokenSource cts)
+                {
+                    var tokenSource = new CancellationTokenSource(TimeSpan.FromMinutes(5));
+                    cts.CancelAfter(1000);
+                    await Task.Yield();
+                }
+            }
+            """);
+
+    [Fact]
+    public Task A_file_without_the_MSBuild_task_API_is_not_build_time_code() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Threading;
+            using MyCompany.Build.Utilities;
+
+            namespace MyCompany.Build.Utilities { public class Helper { } }
+
+            namespace Microsoft.Build.Evaluation.Service
+            {
+                // A namespace of that name is not the task API, nor is another company's Build.Utilities.
+                class Requests
+                {
+                    void Handle() { using var cts = {|#0:new CancellationTokenSource(TimeSpan.FromSeconds(30))|}; }
+                }
+            }
+            """,
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 0));
+
+    [Fact]
+    public Task Drain_types_and_recreate_members_are_lifecycle_and_a_recreating_type_is_not() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Threading;
+            using System.Threading.Tasks;
+
+            // A graceful drain before shutdown: a pause timeout per ingress source, once per drain.
+            class DrainOrchestrator
+            {
+                async Task PauseOneSourceAsync(TimeSpan pauseTimeout, CancellationToken cancellationToken)
+                {
+                    using var perSource = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+                    perSource.CancelAfter(pauseTimeout);
+                    await Task.Delay(1, perSource.Token);
+                }
+            }
+
+            // A channel rebuilt after consecutive transport failures: its bound runs once per recovery; the invoker
+            // itself handles every call, so its per-call timeout stays hot.
+            class ChannelRecreatingCallInvoker
+            {
+                readonly CancellationTokenSource _disposal = new();
+
+                async Task RecreateAsync()
+                {
+                    using var cts = CreateRecreateCancellationSource();
+                    await Task.Delay(1, cts.Token);
+                }
+
+                CancellationTokenSource CreateRecreateCancellationSource()
+                {
+                    var cts = CancellationTokenSource.CreateLinkedTokenSource(_disposal.Token);
+                    cts.CancelAfter(TimeSpan.FromSeconds(30));
+                    return cts;
+                }
+
+                void Invoke(TimeSpan deadline)
+                {
+                    using var call = {|#0:new CancellationTokenSource(deadline)|};
+                }
+            }
+            """,
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 0));
+
+    [Fact]
     public Task A_timeout_around_a_process_run_stays_per_operation() =>
         Verify.VerifyAsync("""
             using System.Diagnostics;
