@@ -35,10 +35,22 @@ internal static class TimerLifetime
                 return InstanceTimeout;
             case null when IsReturned(creation):
                 return FactoryTimeout;
+            case null when TokenPassedToCall(creation):
+                return LocalTimeout;
             default:
                 return null;
         }
     }
+
+    /// <summary>
+    /// <c>Run(work, new CancellationTokenSource(timeout).Token)</c>: the source's token is an argument of a method call,
+    /// so the source bounds that call and is dropped after it, one per call. Not an argument of a constructor
+    /// (<c>new CancellationChangeToken(new CancellationTokenSource(period).Token)</c> keeps it for its object's life, a
+    /// change signal that fires).
+    /// </summary>
+    private static bool TokenPassedToCall(IOperation creation) =>
+        creation.Parent is IPropertyReferenceOperation { Property.Name: "Token" } token &&
+        token.ConsumerSkippingConversions() is IArgumentOperation { Parent: IInvocationOperation };
 
     /// <summary>
     /// <c>source.CancelAfter(timeout)</c>: on a local source, a per-operation timeout; on a field, property, parameter or

@@ -35,6 +35,38 @@ public partial class TimeoutCancellationTokenSourceTests
         Verify.VerifyAsync(Wrap(body));
 
     [Fact]
+    public Task A_source_whose_token_is_passed_to_a_call_bounds_that_call() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Threading;
+            using System.Threading.Tasks;
+
+            class ChangeToken { public ChangeToken(CancellationToken token) { } }
+
+            class Runner
+            {
+                Task<int> RunAsync(string id, CancellationToken token) => Task.FromResult(0);
+
+                // Inline, never disposed: one source per call, dropped after it.
+                public Task<int> RunSync(string id, TimeSpan timeout) => RunAsync(id, {|#0:new CancellationTokenSource(timeout)|}.Token);
+
+                public Task<int> RunLinked(string id, TimeSpan timeout, CancellationToken cancellationToken)
+                {
+                    using var linked = CancellationTokenSource.CreateLinkedTokenSource({|#1:new CancellationTokenSource(timeout)|}.Token, cancellationToken);
+                    return RunAsync(id, linked.Token);
+                }
+
+                // Kept by the object it is given to: a change signal for that object's life, which fires.
+                public ChangeToken Watch(TimeSpan period) => new ChangeToken(new CancellationTokenSource(period).Token);
+
+                // A source passed itself, not its token, says nothing.
+                public void Hand(Action<CancellationTokenSource> use) => use(new CancellationTokenSource(1000));
+            }
+            """,
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 0),
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 1));
+
+    [Fact]
     public Task Timeout_lifetimes_followed_through_factories_fields_and_reused_sources() =>
         Verify.VerifyAsync("""
             using System;
