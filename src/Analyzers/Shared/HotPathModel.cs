@@ -47,6 +47,7 @@ internal static class HotPathModel
     public const string ScopeAll = "hot_path_scope = all";
     public const string Declared = "declared hot path";
     public const string InsideLoop = "inside a loop";
+    public const string PerStreamItem = "per item of an await foreach";
     public const string PerItemDelegate = "per-item delegate";
     public const string PerOperationTimeout = "per-operation timeout";
     public const string ShortPollingDelay = "short polling delay in a loop";
@@ -106,6 +107,13 @@ internal static class HotPathModel
                         return null;
                     }
 
+                    // A timeout per item of an async stream runs per message however rarely the member runs (once per
+                    // connection or subscription): its callers do not decide, as they do for other loops.
+                    if ((rules & HotPathRules.Loop) != 0 && !sleep && !insideLambda && loop is IForEachLoopOperation { IsAsynchronous: true })
+                    {
+                        return PerStreamItem;
+                    }
+
                     if ((rules & HotPathRules.Loop) != 0 && !paced && !(sleep && Catches(loop.Body)))
                     {
                         return CalledOnlyFromColdCode(containingSymbol, symbols, insideLambda, cancellationToken) ? null : sleep ? ShortPollingDelay : InsideLoop;
@@ -123,8 +131,13 @@ internal static class HotPathModel
                     insideLambda = true;
 
                     break;
-                case ILocalFunctionOperation:
+                case ILocalFunctionOperation localFunction:
                     insideFunction = true;
+                    if ((rules & HotPathRules.Loop) != 0 && !sleep && !insideLambda && IsCalledPerStreamItem(localFunction))
+                    {
+                        return PerStreamItem;
+                    }
+
                     break;
             }
         }
@@ -143,6 +156,54 @@ internal static class HotPathModel
         }
 
         return null;
+    }
+
+    /// <summary>
+    /// The member calls <paramref name="localFunction"/> in the body of an <c>await foreach</c> (not through a lambda):
+    /// what the local function does, it does per item of the stream (<c>ArmIdleTimer()</c> re-arming a source per
+    /// message). Only the member's own body is read, where every call of a local function is.
+    /// </summary>
+    private static bool IsCalledPerStreamItem(ILocalFunctionOperation localFunction)
+    {
+        var root = localFunction.Parent;
+        while (root?.Parent is not null && root is not (IMethodBodyOperation or IBlockOperation { Parent: null }))
+        {
+            root = root.Parent;
+        }
+
+        if (root is null)
+        {
+            return false;
+        }
+
+        foreach (var node in root.Descendants())
+        {
+            if (node is IInvocationOperation invocation &&
+                SymbolEqualityComparer.Default.Equals(invocation.TargetMethod.OriginalDefinition, localFunction.Symbol.OriginalDefinition) &&
+                InStreamLoopBody(invocation))
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
+    // The operation is in the body of an await foreach of its member, not through a lambda.
+    private static bool InStreamLoopBody(IOperation operation)
+    {
+        for (IOperation? child = operation, parent = operation.Parent; parent is not null; child = parent, parent = parent.Parent)
+        {
+            switch (parent)
+            {
+                case IForEachLoopOperation { IsAsynchronous: true } loop when ReferenceEquals(loop.Body, child):
+                    return true;
+                case IAnonymousFunctionOperation:
+                    return false;
+            }
+        }
+
+        return false;
     }
 
     /// <summary>

@@ -8,6 +8,62 @@ namespace CoarseTimers.Analyzers.Tests.Rules;
 public partial class TimeoutCancellationTokenSourceTests
 {
     [Fact]
+    public Task A_timeout_per_item_of_an_await_foreach_is_hot_however_rarely_its_member_runs() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Collections.Generic;
+            using System.Threading;
+            using System.Threading.Tasks;
+
+            class StreamWorker
+            {
+                // Run once per connection, from connection set-up: its callers are cold.
+                public async Task ConnectAsync(IAsyncEnumerable<int> stream, TimeSpan idle)
+                {
+                    await ConsumeAsync(stream, idle);
+                    await ConsumeDirectAsync(stream, idle);
+                    await LoadAsync(new[] { 1, 2 }, stream, idle);
+                }
+
+                private async Task ConsumeAsync(IAsyncEnumerable<int> stream, TimeSpan idle)
+                {
+                    using var timeout = new CancellationTokenSource();
+                    void ArmIdleTimer() => {|#0:timeout.CancelAfter(idle)|};
+                    void ReportOnce() => timeout.CancelAfter(idle);
+
+                    ArmIdleTimer();
+                    ReportOnce();
+                    await foreach (var item in stream)
+                    {
+                        ArmIdleTimer(); // re-armed per message
+                        Action later = () => ReportOnce(); // through a lambda: may run any time
+                    }
+                }
+
+                private async Task ConsumeDirectAsync(IAsyncEnumerable<int> stream, TimeSpan idle)
+                {
+                    await foreach (var item in stream)
+                    {
+                        using var perItem = {|#1:new CancellationTokenSource(idle)|};
+                    }
+                }
+
+                // A plain foreach over a collection in rare code handles the items of one rare pass: still cold.
+                private async Task LoadAsync(int[] items, IAsyncEnumerable<int> stream, TimeSpan idle)
+                {
+                    foreach (var item in items)
+                    {
+                        using var perItem = new CancellationTokenSource(idle);
+                    }
+
+                    await Task.Yield();
+                }
+            }
+            """,
+            Expected("CancelAfter", "per item of an await foreach", 0),
+            Expected("new CancellationTokenSource(timeout)", "per item of an await foreach", 1));
+
+    [Fact]
     public Task A_member_called_only_from_lifecycle_code_is_cold() =>
         Verify.VerifyAsync("""
             using System.Threading;
