@@ -43,7 +43,7 @@ public sealed class SpinUntilAnalyzer : CoarseTimersAnalyzer
         var settings = rule.Settings(invocation.Syntax.SyntaxTree);
         // Test code and cold contexts (start-up, dispose, shutdown, catch blocks) wait rarely: only (e) speaks there,
         // and only when declared hot or scope = all.
-        var rare = (symbols.IsTestProject && !settings.AnalyzeTestProjects) || ColdContext.SiteReason(invocation, context.ContainingSymbol) is not null;
+        var rare = symbols.IsColdProject(settings) || ColdContext.SiteReason(invocation, context.ContainingSymbol) is not null;
         var signal = rare
             ? HotPathSignal(invocation, context.ContainingSymbol, symbols, settings, context.CancellationToken)
             : LongTimeoutSignal(invocation, symbols, settings)

@@ -305,6 +305,25 @@ internal static class ColdContext
         return false;
     }
 
+    /// <summary>True when a segment of the assembly name is <c>Cli</c> in any case (<c>Aspire.Cli</c>, <c>dotnet-cli</c>); not <c>Client</c>.</summary>
+    public static bool IsCommandLineToolName(string? assemblyName)
+    {
+        if (assemblyName is null)
+        {
+            return false;
+        }
+
+        foreach (var segment in assemblyName.Split('.', '-', '_'))
+        {
+            if (string.Equals(segment, "Cli", StringComparison.OrdinalIgnoreCase))
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
     private static bool NamesLifecycle(string name)
     {
         var words = Words(name.Substring(name.LastIndexOf('.') + 1));

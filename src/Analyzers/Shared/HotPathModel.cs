@@ -79,7 +79,7 @@ internal static class HotPathModel
             return Declared;
         }
 
-        if (settings.Scope == HotPathScope.Declared || (symbols.IsTestProject && !settings.AnalyzeTestProjects) ||
+        if (settings.Scope == HotPathScope.Declared || symbols.IsColdProject(settings) ||
             ColdContext.SiteReason(operation, containingSymbol) is not null)
         {
             return null;

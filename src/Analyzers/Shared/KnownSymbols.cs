@@ -56,6 +56,7 @@ internal sealed class KnownSymbols
         SpinThenBlock = compilation.GetTypeByMetadataName("CoarseTimers.SpinThenBlock");
         IsTestProject = compilation.ReferencedAssemblyNames.Any(static a => s_testFrameworkAssemblies.Contains(a.Name)) ||
                         ColdContext.IsTestAssemblyName(compilation.AssemblyName);
+        IsCommandLineTool = ColdContext.IsCommandLineToolName(compilation.AssemblyName);
         var names = new NameOccurrences(compilation);
         Callers = new ColdCallers(compilation, this, names);
         // Finding the entry point binds every Main candidate: done on first need, once per compilation.
@@ -99,6 +100,15 @@ internal sealed class KnownSymbols
     /// (<c>Foo.Tests</c>, <c>Foo.UnitTests</c>, <c>Foo.Benchmarks</c>): polling loops and timeouts there are normal.
     /// </summary>
     public bool IsTestProject { get; }
+
+    /// <summary>
+    /// A segment of the assembly name is <c>Cli</c> (<c>Aspire.Cli</c>, <c>Contoso.Cli.Tool</c>): a command-line tool, whose
+    /// commands run once per invocation by a person or a script, so what they time out is one-off work (rules 1–3 off).
+    /// </summary>
+    public bool IsCommandLineTool { get; }
+
+    /// <summary>Rules 1–3 never apply in this compilation: test code (unless analysed on request) or a command-line tool.</summary>
+    public bool IsColdProject(AnalyzerSettings settings) => (IsTestProject && !settings.AnalyzeTestProjects) || IsCommandLineTool;
 
     /// <summary>Who calls a member, within the compilation: a member called only from cold code is cold (hot-path model).</summary>
     public ColdCallers Callers { get; }

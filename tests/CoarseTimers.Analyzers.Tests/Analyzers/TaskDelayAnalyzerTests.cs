@@ -61,6 +61,27 @@ public partial class TaskDelayTests
         return Task.WhenAll(type, assembly.RunAsync(), production.RunAsync());
     }
 
+    [Theory]
+    [InlineData("Aspire.Cli", false)]
+    [InlineData("Contoso.Cli.Tool", false)]
+    [InlineData("contoso-cli", false)]
+    [InlineData("Contoso.Client", true)] // words, not prefixes: a client library runs per operation
+    [InlineData("Contoso.Clients.Cli2", true)]
+    public Task Command_line_tools_are_cold(string assemblyName, bool flagged)
+    {
+        var test = new AnalyzerVerifier<TaskDelayAnalyzer>
+        {
+            TestCode = Wrap(flagged ? "await Task.WhenAny(Work(), {|#0:Task.Delay(100)|});" : "await Task.WhenAny(Work(), Task.Delay(100));"),
+        };
+        test.SolutionTransforms.Add((solution, projectId) => solution.WithProjectAssemblyName(projectId, assemblyName));
+        if (flagged)
+        {
+            test.ExpectedDiagnostics.Add(Expected("per-operation timeout"));
+        }
+
+        return test.RunAsync();
+    }
+
     [Fact]
     public Task Test_support_namespaces_and_test_framework_assemblies_are_cold()
     {
