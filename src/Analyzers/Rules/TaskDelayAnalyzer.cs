@@ -75,9 +75,11 @@ public sealed class TaskDelayAnalyzer : CoarseTimersAnalyzer
 
     /// <summary>
     /// <c>Task.WhenAny(work, Task.Delay(t))</c>, also through a local (<c>var timeout = Task.Delay(t); await
-    /// Task.WhenAny(work, timeout)</c>): a timeout shim, created once per call by construction.
+    /// Task.WhenAny(work, timeout)</c>) or a local collection that is raced (<c>tasks.Add(timeout); await
+    /// Task.WhenAny(tasks)</c>, <c>new List&lt;Task&gt; { work, Task.Delay(t) }</c>): a timeout shim, created once per call by
+    /// construction. <paramref name="depth"/> bounds the hops through locals (aliases of aliases).
     /// </summary>
-    private static bool IsWhenAnyArgument(IOperation operation, KnownSymbols symbols)
+    private static bool IsWhenAnyArgument(IOperation operation, KnownSymbols symbols, int depth = 3)
     {
         var parent = operation.ConsumerSkippingConversions();
         while (parent is IArrayInitializerOperation or IArrayCreationOperation)
@@ -90,12 +92,33 @@ public sealed class TaskDelayAnalyzer : CoarseTimersAnalyzer
             return true;
         }
 
-        if (Storage.Of(operation) is not ILocalSymbol local)
+        if (depth <= 0)
         {
             return false;
         }
 
-        var root = operation;
+        // An element added to a collection: the collection is what is raced.
+        if (parent is IArgumentOperation { Parent: IInvocationOperation { TargetMethod.Name: "Add" } add })
+        {
+            switch (add.Instance)
+            {
+                case ILocalReferenceOperation collection:
+                    return IsRacedLocal(collection.Local, collection, symbols, depth - 1);
+                case IInstanceReferenceOperation { ReferenceKind: InstanceReferenceKind.ImplicitReceiver } when
+                    add.Parent is IObjectOrCollectionInitializerOperation { Parent: IObjectCreationOperation creation }:
+                    return IsWhenAnyArgument(creation, symbols, depth - 1);
+                default:
+                    return false;
+            }
+        }
+
+        return Storage.Of(operation) is ILocalSymbol local && IsRacedLocal(local, operation, symbols, depth - 1);
+    }
+
+    // Some reference to the local, in its member, is raced in WhenAny (directly, or as above).
+    private static bool IsRacedLocal(ILocalSymbol local, IOperation within, KnownSymbols symbols, int depth)
+    {
+        var root = within;
         while (root.Parent is not null)
         {
             root = root.Parent;
@@ -104,7 +127,7 @@ public sealed class TaskDelayAnalyzer : CoarseTimersAnalyzer
         foreach (var node in root.Descendants())
         {
             if (node is ILocalReferenceOperation reference && SymbolEqualityComparer.Default.Equals(reference.Local, local) &&
-                !ReferenceEquals(reference, operation) && IsWhenAnyArgument(reference, symbols))
+                !ReferenceEquals(reference, within) && IsWhenAnyArgument(reference, symbols, depth))
             {
                 return true;
             }

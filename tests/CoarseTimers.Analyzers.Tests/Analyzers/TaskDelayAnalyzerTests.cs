@@ -179,8 +179,17 @@ public partial class TaskDelayTests
     [InlineData("await Task.WhenAny(Work(), {|#0:Task.Delay(100)|});")]
     [InlineData("await Task.WhenAny(new[] { Work(), {|#0:Task.Delay(TimeSpan.FromSeconds(5))|} });")]
     [InlineData("var timeout = {|#0:Task.Delay(_interval)|}; await Task.WhenAny(Work(), timeout);")]
+    [InlineData("var tasks = new List<Task> { Work() }; using (Task hedge = {|#0:Task.Delay(_interval)|}) { tasks.Add(hedge); await Task.WhenAny(tasks); }")]
+    [InlineData("var tasks = new List<Task>(); tasks.Add({|#0:Task.Delay(100)|}); tasks.Add(Work()); var raced = tasks; await Task.WhenAny(raced);")]
+    [InlineData("var tasks = new List<Task> { Work(), {|#0:Task.Delay(100)|} }; await Task.WhenAny(tasks);")]
     public Task Delay_in_WhenAny_is_a_per_operation_timeout(string body) =>
         Verify.VerifyAsync(Wrap(body), Expected("per-operation timeout"));
+
+    [Theory]
+    [InlineData("var tasks = new List<Task> { Work() }; tasks.Add(Task.Delay(100)); await Task.WhenAll(tasks);")] // awaited in full: a sleep
+    [InlineData("var tasks = new List<Task> { Work(), Task.Delay(100) }; var other = new List<Task> { Work() }; await Task.WhenAny(other);")]
+    public Task Delay_in_a_collection_that_is_not_raced_is_not_a_timeout(string body) =>
+        Verify.VerifyAsync(Wrap(body));
 
     [Fact]
     public Task Per_operation_timeouts_can_be_switched_off() =>
