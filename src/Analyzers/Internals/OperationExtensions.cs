@@ -7,6 +7,17 @@ namespace CoarseTimers.Analyzers.Internals;
 /// <summary>Walks over the implicit wrappers the compiler puts around values (conversions, delegate creations).</summary>
 internal static class OperationExtensions
 {
+    /// <summary>The outermost operation above <paramref name="operation"/>: its member's body, where every local is declared and used.</summary>
+    public static IOperation Root(this IOperation operation)
+    {
+        while (operation.Parent is not null)
+        {
+            operation = operation.Parent;
+        }
+
+        return operation;
+    }
+
     /// <summary>The value under any conversions: <c>(object)(long)5</c> is the constant <c>5</c>.</summary>
     public static IOperation? WithoutConversions(this IOperation? operation)
     {

@@ -118,13 +118,7 @@ public sealed class TaskDelayAnalyzer : CoarseTimersAnalyzer
     // Some reference to the local, in its member, is raced in WhenAny (directly, or as above).
     private static bool IsRacedLocal(ILocalSymbol local, IOperation within, KnownSymbols symbols, int depth)
     {
-        var root = within;
-        while (root.Parent is not null)
-        {
-            root = root.Parent;
-        }
-
-        foreach (var node in root.Descendants())
+        foreach (var node in within.Root().Descendants())
         {
             if (node is ILocalReferenceOperation reference && SymbolEqualityComparer.Default.Equals(reference.Local, local) &&
                 !ReferenceEquals(reference, within) && IsWhenAnyArgument(reference, symbols, depth))

@@ -165,18 +165,7 @@ internal static class HotPathModel
     /// </summary>
     private static bool IsCalledPerStreamItem(ILocalFunctionOperation localFunction)
     {
-        var root = localFunction.Parent;
-        while (root?.Parent is not null && root is not (IMethodBodyOperation or IBlockOperation { Parent: null }))
-        {
-            root = root.Parent;
-        }
-
-        if (root is null)
-        {
-            return false;
-        }
-
-        foreach (var node in root.Descendants())
+        foreach (var node in localFunction.Root().Descendants())
         {
             if (node is IInvocationOperation invocation &&
                 SymbolEqualityComparer.Default.Equals(invocation.TargetMethod.OriginalDefinition, localFunction.Symbol.OriginalDefinition) &&

@@ -196,23 +196,13 @@ internal static class TimerLifetime
                     continue;
                 case IReturnOperation:
                     // A lambda that returns a new timer is not a factory method: nothing says it runs per operation.
-                    return !InsideFunction(parent, Root(parent));
+                    return !InsideFunction(parent, parent.Root());
                 default:
                     return false;
             }
         }
 
         return false;
-    }
-
-    private static IOperation Root(IOperation operation)
-    {
-        while (operation.Parent is not null)
-        {
-            operation = operation.Parent;
-        }
-
-        return operation;
     }
 
     /// <summary>
@@ -249,7 +239,7 @@ internal static class TimerLifetime
 
     private static bool IsDisposedByCreator(IOperation creation, ILocalSymbol local)
     {
-        var root = Root(creation);
+        var root = creation.Root();
         foreach (var node in root.Descendants())
         {
             switch (node)
