@@ -203,10 +203,7 @@ internal sealed class TimerShard
 
             // Always unsealed, whatever the timeout: Seal decides by the bucket's epoch which reading may seal it, and
             // the long-delay list (sealed by the reading under its seal number) cannot tell (few buckets exist anyway).
-            var entry = Rent(bucket);
-            entry.DueTick = milliseconds;
-            entry.Slot = UnsealedSlot;
-            _unsealed.Append(entry);
+            ScheduleUnsealedLocked(bucket, milliseconds);
             Volatile.Write(ref slot, bucket);
             created = true;
             return bucket;
@@ -394,11 +391,12 @@ internal sealed class TimerShard
     // Caller holds _lock.
     private TimerTicket ScheduleDeferredLocked(ITimerTarget target, long milliseconds)
     {
-        if (milliseconds > _longDelayMilliseconds)
-        {
-            return ScheduleLongLocked(target, milliseconds);
-        }
+        return milliseconds > _longDelayMilliseconds ? ScheduleLongLocked(target, milliseconds) : ScheduleUnsealedLocked(target, milliseconds);
+    }
 
+    // Caller holds _lock. Links an entry into the unsealed list with its delay, for the next seal to place.
+    private TimerTicket ScheduleUnsealedLocked(ITimerTarget target, long milliseconds)
+    {
         var entry = Rent(target);
         entry.DueTick = milliseconds;
         entry.Slot = UnsealedSlot;
