@@ -59,6 +59,15 @@ public sealed class ThreadingTimerAnalyzer : CoarseTimersAnalyzer
             lifetime = null;
         }
 
+        if (lifetime is null && Storage.Of(creation) is IFieldSymbol { IsStatic: false } or IPropertySymbol { IsStatic: false } &&
+            context.ContainingSymbol.ContainingType is { } owner &&
+            PerOperationObject.Reason(owner, rule.Symbols, rule.Settings, context.CancellationToken) is { } creator)
+        {
+            // Any timer of an object created per operation (a keep-alive per lock, a heartbeat per execution) is one per
+            // operation, and usually disposed with its object before it fires.
+            lifetime = TimerLifetime.HeldByPerOperationObject(creator);
+        }
+
         var rules = HotPathRules.LoopsDelegatesDeclared | (lifetime is null ? HotPathRules.None : HotPathRules.PerOperationTimeout);
         var reason = HotPathModel.Reason(creation, context.ContainingSymbol, rule.Symbols, rule.Settings(creation.Syntax.SyntaxTree),
             rules, TimeoutConstants.Milliseconds(dueTime, rule.Symbols), lifetime, context.CancellationToken);

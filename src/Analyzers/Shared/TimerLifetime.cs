@@ -20,6 +20,9 @@ internal static class TimerLifetime
     public const string RearmedSource = "reused source re-armed per call";
     public const string TimeoutTimer = "timeout timer disposed by the code that created it";
 
+    /// <summary>A timer held by an object that <paramref name="creator"/> creates per operation (<see cref="PerOperationObject"/>).</summary>
+    public static string HeldByPerOperationObject(string creator) => $"held by an object created per call of {creator}";
+
     /// <summary>
     /// A <c>new CancellationTokenSource(timeout)</c>: held in a local, returned by its method (a factory such as
     /// <c>CreateTimeoutCts()</c>, also inside a wrapper it returns), or held in an instance field or property of its object.
@@ -237,7 +240,8 @@ internal static class TimerLifetime
         return false;
     }
 
-    private static bool IsDisposedByCreator(IOperation creation, ILocalSymbol local)
+    /// <summary>The local that holds <paramref name="creation"/> is disposed by the code that created it (a <c>using</c> or a <c>Dispose()</c> call, outside lambdas).</summary>
+    internal static bool IsDisposedByCreator(IOperation creation, ILocalSymbol local)
     {
         var root = creation.Root();
         foreach (var node in root.Descendants())
@@ -254,9 +258,16 @@ internal static class TimerLifetime
         return false;
     }
 
+    /// <summary>The <c>using</c> declares <paramref name="local"/> as its resource (not merely somewhere in its body).</summary>
     private static bool Declares(IOperation usingOperation, ILocalSymbol local)
     {
-        foreach (var node in usingOperation.Descendants())
+        var resources = usingOperation switch
+        {
+            IUsingOperation statement => statement.Resources,
+            IUsingDeclarationOperation declaration => declaration.DeclarationGroup,
+            _ => usingOperation,
+        };
+        foreach (var node in resources.DescendantsAndSelf())
         {
             if (node is IVariableDeclaratorOperation declarator && SymbolEqualityComparer.Default.Equals(declarator.Symbol, local))
             {

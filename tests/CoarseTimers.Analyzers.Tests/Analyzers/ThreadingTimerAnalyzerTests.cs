@@ -118,6 +118,7 @@ public partial class ThreadingTimerTests
     [InlineData("_field = new Timer(_ => { }, null, 100, -1); _field.Change(100, -1);")]
     [InlineData("_field = new Timer(_ => { }, null, 100, -1); this._field?.Change(100, -1);")]
     [InlineData("s_static = new Timer(_ => { }, null, 100, -1);")]
+    [InlineData("using (var s = new System.IO.MemoryStream()) { var t = new Timer(_ => { }, null, 100, -1); _field = t; }")]
     [InlineData("for (;;) { using var t = new Timer(_ => { }, null, TimeSpan.FromMinutes(1), TimeSpan.FromMinutes(1)); }")]
     [InlineData("Func<Timer> make = () => new Timer(_ => { }); for (;;) { make().Dispose(); }")]
     public Task Cold_sites_and_paced_loops_are_not_flagged(string body) =>
@@ -148,6 +149,99 @@ public partial class ThreadingTimerTests
                 void StartAsync() => _startupDeadline = new Timer(_ => { }, null, 30_000, Timeout.Infinite);
             }
             """, Expected("timeout held by its object, one per instance"));
+
+    [Fact]
+    public Task Any_timer_of_an_object_its_creators_scope_to_one_operation_is_per_operation() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Threading;
+
+            // A keep-alive per acquired lock, ticking every minute on a lock usually held for milliseconds.
+            sealed class DistributedLock : IDisposable
+            {
+                private readonly Timer _keepAlive;
+                public DistributedLock(string resource) : this(resource, TimeSpan.FromMinutes(1)) { }
+                public DistributedLock(string resource, TimeSpan interval) => _keepAlive = {|#0:new Timer(_ => { }, null, interval, interval)|};
+                public void Dispose() => _keepAlive.Dispose();
+            }
+
+            // A heartbeat per execution, made by a factory whose every caller disposes it when the execution ends.
+            sealed class Heartbeat : IDisposable
+            {
+                private readonly Timer _timer;
+                public Heartbeat(TimeSpan interval) => _timer = {|#1:new Timer(_ => { }, null, interval, interval)|};
+                public void Dispose() => _timer.Dispose();
+            }
+
+            sealed class Handler
+            {
+                public void Handle(string resource) { using var l = new DistributedLock(resource); }
+                public void HandleWithInterval(string resource) { using (new DistributedLock(resource, TimeSpan.FromSeconds(30))) { } }
+                public Heartbeat CreateHeartbeat() => new Heartbeat(TimeSpan.FromSeconds(30));
+                public void Execute() { using var heartbeat = CreateHeartbeat(); }
+                public void ExecuteOther() { var heartbeat = CreateHeartbeat(); try { } finally { heartbeat.Dispose(); } }
+            }
+            """,
+            Expected("held by an object created per call of Handle"),
+            new DiagnosticResult(DiagnosticIds.ThreadingTimer, DiagnosticSeverity.Warning).WithLocation(1).WithArguments("held by an object created per call of Execute"));
+
+    [Fact]
+    public Task A_timer_of_an_object_kept_by_its_creator_or_created_in_lifecycle_code_paces() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Collections.Generic;
+            using System.Threading;
+
+            // Kept in a field: a service, its timer ticks for the owner's life.
+            sealed class Flusher : IDisposable
+            {
+                private readonly Timer _timer;
+                public Flusher() => _timer = new Timer(_ => { }, null, 1000, 1000);
+                public void Dispose() => _timer.Dispose();
+            }
+
+            // Returned by a builder whose caller keeps it.
+            sealed class Agent : IDisposable
+            {
+                private readonly Timer _timer;
+                public Agent(TimeSpan period) => _timer = new Timer(_ => { }, null, period, period);
+                public void Dispose() => _timer.Dispose();
+            }
+
+            // Handed on to a pipe, not disposed by its creator.
+            sealed class RateLimit
+            {
+                private readonly Timer _reset;
+                public RateLimit(TimeSpan interval) => _reset = new Timer(_ => { }, null, interval, interval);
+            }
+
+            // Scoped, but in lifecycle code.
+            sealed class Warmup : IDisposable
+            {
+                private readonly Timer _timer;
+                public Warmup(TimeSpan interval) => _timer = new Timer(_ => { }, null, interval, interval);
+                public void Dispose() => _timer.Dispose();
+            }
+
+            // No declared constructor: its creations are not listed.
+            sealed class Ticker : IDisposable
+            {
+                private readonly Timer _timer = new Timer(_ => { }, null, 1000, 1000);
+                public void Dispose() => _timer.Dispose();
+            }
+
+            sealed class Host
+            {
+                private readonly Flusher _flusher;
+                private Agent _agent;
+                private readonly List<RateLimit> _pipe = new();
+                public Host() => _flusher = new Flusher();
+                Agent BuildAgent(TimeSpan period) => new Agent(period);
+                void Configure() { _agent = BuildAgent(TimeSpan.FromSeconds(5)); var limit = new RateLimit(TimeSpan.FromSeconds(1)); _pipe.Add(limit); }
+                void StartAsync() { using var warmup = new Warmup(TimeSpan.FromSeconds(1)); }
+                void Handle() { using var ticker = new Ticker(); }
+            }
+            """);
 
     [Fact]
     public Task Lifecycle_and_test_code_is_cold() =>
