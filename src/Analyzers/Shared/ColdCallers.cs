@@ -351,6 +351,13 @@ internal sealed class ColdCallers
             IObjectCreationOperation c => c.Constructor,
             _ => null,
         };
+        if (target is null && operation is not null && IsCandidate(model.GetSymbolInfo(callNode, cancellationToken), method))
+        {
+            // A call of the method that did not bind (an argument of a type the compilation cannot resolve): still a call
+            // site, made from where it stands, though its arguments cannot be read.
+            return new CallSite(operation, model.GetEnclosingSymbol(callNode.SpanStart, cancellationToken), RareUse.None);
+        }
+
         if (target is null || !SymbolEqualityComparer.Default.Equals(target.OriginalDefinition, method))
         {
             return null;
@@ -384,6 +391,19 @@ internal sealed class ColdCallers
         }
 
         return true;
+    }
+
+    private static bool IsCandidate(SymbolInfo info, IMethodSymbol method)
+    {
+        foreach (var candidate in info.CandidateSymbols)
+        {
+            if (SymbolEqualityComparer.Default.Equals(candidate.OriginalDefinition, method))
+            {
+                return true;
+            }
+        }
+
+        return false;
     }
 
     /// <summary>A run loop paced by a periodic wait that holds <paramref name="operation"/> (<see cref="HotPathModel.IsPacedRunLoop"/>), if any.</summary>

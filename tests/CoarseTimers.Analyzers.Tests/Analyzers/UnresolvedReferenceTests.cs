@@ -53,6 +53,35 @@ public class UnresolvedReferenceTests
             ExpectedSource("CancelAfter", "reused source re-armed per call", 1));
 
     [Fact]
+    public Task A_call_that_does_not_bind_still_counts_among_a_members_callers() =>
+        CtsVerify.VerifyAsync("""
+            using System.Threading;
+            using System.Threading.Tasks;
+
+            class Client
+            {
+                // Called from StartAsync (cold) and, per message, from a loop whose call does not bind (its argument's type is
+                // missing): the member is not cold.
+                async Task SendAsync(object message)
+                {
+                    using var timeout = {|#0:new CancellationTokenSource(5000)|};
+                    await Task.Yield();
+                }
+
+                async Task StartAsync() => await SendAsync("hello");
+
+                async Task PumpAsync({|CS0246:Inbox|} inbox)
+                {
+                    while (true)
+                    {
+                        await SendAsync(inbox.Next());
+                    }
+                }
+            }
+            """,
+            ExpectedSource("new CancellationTokenSource(timeout)", "per-operation timeout", 0));
+
+    [Fact]
     public Task A_run_loop_paced_by_an_unresolved_delay_is_paced() =>
         CtsVerify.VerifyAsync("""
             using System.Threading;
