@@ -205,7 +205,7 @@ internal static class HotPathModel
     /// <summary>
     /// A loop that runs for the life of its owner: <c>while (true)</c>, <c>for (;;)</c>, a condition that reads
     /// <c>IsCancellationRequested</c> or a flag of the owner's state (<c>!IsDisposed</c>, <c>!_stopped</c>,
-    /// <c>IsRunning</c>), or awaits <c>WaitForNextTickAsync</c>. What waits directly in it paces it.
+    /// <c>IsRunning</c>), or awaits a periodic timer's tick (<see cref="IsTickWait"/>). What waits directly in it paces it.
     /// </summary>
     private static bool IsRunLoop(ILoopOperation loop)
     {
@@ -228,7 +228,7 @@ internal static class HotPathModel
         foreach (var node in condition.DescendantsAndSelf())
         {
             if (node is IPropertyReferenceOperation { Property.Name: "IsCancellationRequested" } ||
-                node is IInvocationOperation { TargetMethod.Name: "WaitForNextTickAsync" } ||
+                IsTickWait(node) ||
                 node is IPropertyReferenceOperation { Property.Name: var property } && NamesOwnerState(property) ||
                 node is IFieldReferenceOperation { Field.Name: var field } && NamesOwnerState(field))
             {
@@ -257,7 +257,15 @@ internal static class HotPathModel
     }
 
     /// <summary>
-    /// A run loop (<see cref="IsRunLoop"/>) paced by a periodic wait: its condition awaits <c>WaitForNextTickAsync</c>, or
+    /// A wait for a periodic timer's next tick: <c>PeriodicTimer.WaitForNextTickAsync()</c>, or an awaited timer
+    /// (<c>while (await timer)</c>, SignalR's <c>TimerAwaitable</c>: an awaitable whose type's name has the word Timer).
+    /// </summary>
+    private static bool IsTickWait(IOperation node) =>
+        node is IInvocationOperation { TargetMethod.Name: "WaitForNextTickAsync" } ||
+        node is IAwaitOperation { Operation.Type.Name: var awaited } && ColdContext.Words(awaited).Contains("Timer");
+
+    /// <summary>
+    /// A run loop (<see cref="IsRunLoop"/>) paced by a periodic wait: its condition awaits a tick (<see cref="IsTickWait"/>), or
     /// its body awaits, on every iteration (not under a condition, not in a catch), a <c>Task.Delay</c> or
     /// <c>WaitForNextTickAsync</c> that is not short polling (a constant below <paramref name="pollingThresholdMilliseconds"/>).
     /// Such a loop turns once per period for the life of its owner: what it does, it does once per period.
@@ -279,7 +287,7 @@ internal static class HotPathModel
         {
             foreach (var node in condition.DescendantsAndSelf())
             {
-                if (node is IInvocationOperation { TargetMethod.Name: "WaitForNextTickAsync" })
+                if (IsTickWait(node))
                 {
                     return true;
                 }

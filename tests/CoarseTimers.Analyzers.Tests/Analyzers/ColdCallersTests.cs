@@ -218,6 +218,50 @@ public partial class TimeoutCancellationTokenSourceTests
             """);
 
     [Fact]
+    public Task A_loop_that_awaits_a_timer_object_is_paced_and_one_that_awaits_a_read_is_not() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Threading;
+            using System.Threading.Channels;
+            using System.Threading.Tasks;
+
+            // SignalR's TimerAwaitable shape: awaiting the timer waits for its next tick.
+            sealed class TimerAwaitable : System.Runtime.CompilerServices.INotifyCompletion
+            {
+                public TimerAwaitable GetAwaiter() => this;
+                public bool IsCompleted => false;
+                public bool GetResult() => true;
+                public void OnCompleted(Action continuation) { }
+            }
+
+            class Connection
+            {
+                async Task SyncLoop(TimerAwaitable timer)
+                {
+                    while (await timer)
+                    {
+                        await SendKeyAsync();
+                    }
+                }
+
+                async Task SendKeyAsync()
+                {
+                    using var source = new CancellationTokenSource(TimeSpan.FromSeconds(30));
+                    await Task.Yield();
+                }
+
+                async Task ReadLoop(ChannelReader<int> reader)
+                {
+                    while (await reader.WaitToReadAsync())
+                    {
+                        using var perMessage = {|#0:new CancellationTokenSource(TimeSpan.FromSeconds(30))|};
+                    }
+                }
+            }
+            """,
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 0));
+
+    [Fact]
     public Task A_loop_that_waits_only_when_idle_or_polls_briefly_is_not_paced() =>
         Verify.VerifyAsync("""
             using System;
