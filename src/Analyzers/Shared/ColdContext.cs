@@ -360,6 +360,12 @@ internal static class ColdContext
                 return "periodic probe";
             }
 
+            if (word is "Reload" or "Reloading")
+            {
+                // Re-reading settings, endpoints or certificates after they changed: one rare event.
+                return "reload";
+            }
+
             configuration |= s_configurationWords.Contains(word);
             change |= s_changeWords.Contains(word);
         }

@@ -23,6 +23,8 @@ public partial class TimeoutCancellationTokenSourceTests
                 void ListenForConfigChanges() { using var cts = new CancellationTokenSource(2500); }
                 Task<int> DeleteExpiredPayloadsAsync() { using var cts = new CancellationTokenSource(2500); return Task.FromResult(0); }
                 Task ProbeDestinationAsync() { using var cts = new CancellationTokenSource(2500); return Task.CompletedTask; }
+                Task ReloadServiceEndpointsAsync() { using var cts = new CancellationTokenSource(2500); return Task.CompletedTask; }
+                void OnCertificateReloading() { using var cts = new CancellationTokenSource(2500); }
                 Task OnInitializedAsync() { using var cts = new CancellationTokenSource(1000); return Task.CompletedTask; }
             }
             """);
@@ -38,6 +40,7 @@ public partial class TimeoutCancellationTokenSourceTests
                 void ReadConfigValue() { using var cts = {|#1:new CancellationTokenSource(2500)|}; }
                 void CheckExpiry() { using var cts = {|#2:new CancellationTokenSource(2500)|}; }
                 void PayInstallment() { using var cts = {|#3:new CancellationTokenSource(2500)|}; }
+                void Preload() { using var cts = {|#5:new CancellationTokenSource(2500)|}; }
 
                 // Per item of a sweep is still per item.
                 void DeleteExpiredPayloads(int[] items) { foreach (var item in items) { using var cts = {|#4:new CancellationTokenSource(2500)|}; } }
@@ -47,7 +50,8 @@ public partial class TimeoutCancellationTokenSourceTests
             Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 1),
             Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 2),
             Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 3),
-            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 4));
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 4),
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 5));
 
     [Fact]
     public Task Callbacks_registered_with_shutdown_or_exit_hooks_are_cold_and_other_callbacks_are_not() =>
