@@ -162,7 +162,7 @@ internal static class ColdContext
     {
         if (method.MethodKind is MethodKind.Ordinary or MethodKind.ExplicitInterfaceImplementation or MethodKind.LocalFunction)
         {
-            if (NamesLifecycle(method.Name))
+            if (NamesLifecycle(method.Name) && !IsOperationObject(method.ContainingType))
             {
                 return $"lifecycle: {method.Name}";
             }
@@ -174,6 +174,25 @@ internal static class ColdContext
         }
 
         return LifecycleParameter(method) is { } parameterType ? $"lifecycle: takes a {parameterType}" : null;
+    }
+
+    /// <summary>
+    /// The type is one asynchronous operation by contract: it implements <c>System.IAsyncResult</c> (the APM pattern: one
+    /// result object per begun operation) or <c>IValueTaskSource</c> (a pooled operation behind a <c>ValueTask</c>). Its
+    /// <c>Start</c>, <c>Initialize</c> or <c>Close</c> runs once per operation, not once per component's life.
+    /// </summary>
+    private static bool IsOperationObject(INamedTypeSymbol? type)
+    {
+        foreach (var contract in type?.AllInterfaces ?? ImmutableArray<INamedTypeSymbol>.Empty)
+        {
+            var ns = contract.ContainingNamespace?.ToDisplayString();
+            if ((contract.Name == "IAsyncResult" && ns == "System") || (contract.Name == "IValueTaskSource" && ns == "System.Threading.Tasks.Sources"))
+            {
+                return true;
+            }
+        }
+
+        return false;
     }
 
     /// <summary>

@@ -31,10 +31,11 @@ internal static class ColdSite
 
     /// <summary>
     /// Words that, anywhere in a name that also says Duration, make it the length of a wait or a timeout rather than of
-    /// a run: <c>timeoutDuration</c>, <c>delayDuration</c>, <c>armedFailureDelayDuration</c>.
+    /// a run: <c>timeoutDuration</c>, <c>delayDuration</c>, <c>armedFailureDelayDuration</c>; or a limit on a run, which
+    /// the run usually ends first (<c>MaxAutoRenewDuration</c>: a cut-off, a timeout by another name).
     /// </summary>
     private static readonly ImmutableHashSet<string> s_waitWords = ImmutableHashSet.Create(
-        StringComparer.OrdinalIgnoreCase, "Timeout", "Delay", "Interval", "Period", "Wait", "Backoff");
+        StringComparer.OrdinalIgnoreCase, "Timeout", "Delay", "Interval", "Period", "Wait", "Backoff", "Max", "Maximum", "Limit");
 
     /// <summary>
     /// What the names the timer's time arguments read (directly or through a local's initializer) say, in one pass: the

@@ -89,6 +89,7 @@ public partial class TimeoutCancellationTokenSourceTests
             {
                 readonly TimeSpan? _ruleDuration = TimeSpan.FromMinutes(5);
                 readonly TimeSpan _delayDuration = TimeSpan.FromSeconds(1);
+                readonly TimeSpan _maxAutoRenewDuration = TimeSpan.FromMinutes(5);
 
                 void Run(CancellationTokenSource cts, Payload payload, int durationInSeconds)
                 {
@@ -100,10 +101,41 @@ public partial class TimeoutCancellationTokenSourceTests
                     // The length of a timeout or a wait: still a timeout per operation.
                     {|#0:cts.CancelAfter(payload.TimeoutDuration)|};
                     using var b = {|#1:new CancellationTokenSource(_delayDuration)|};
+
+                    // A limit on a run: the run usually ends first, a cut-off per operation.
+                    using var c = {|#2:new CancellationTokenSource(_maxAutoRenewDuration)|};
                 }
             }
             """,
             Expected("CancelAfter", "reused source re-armed per call", 0),
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 1),
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 2));
+
+    [Fact]
+    public Task Lifecycle_member_names_of_an_operation_object_are_per_operation() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Threading;
+
+            // APM: one result object per begun operation, whose Start arms the operation's timeout.
+            abstract class TimeoutAsyncResult : IAsyncResult
+            {
+                private CancellationTokenSource _timeout;
+                public object AsyncState => null;
+                public WaitHandle AsyncWaitHandle => null;
+                public bool CompletedSynchronously => false;
+                public bool IsCompleted => false;
+                protected void Start(TimeSpan timeout) => _timeout = {|#0:new CancellationTokenSource(timeout)|};
+                public void Initialize(TimeSpan timeout) { using var cts = {|#1:new CancellationTokenSource(timeout)|}; }
+            }
+
+            // A component's Start stays lifecycle.
+            sealed class Listener
+            {
+                public void Start(TimeSpan timeout) { using var cts = new CancellationTokenSource(timeout); }
+            }
+            """,
+            Expected("new CancellationTokenSource(timeout)", "timeout held by its object, one per instance", 0),
             Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 1));
 
     [Fact]
