@@ -50,9 +50,7 @@ internal static class PerOperationObject
 
             foreach (var call in calls)
             {
-                if (call is IInvocationOperation { TargetMethod: { MethodKind: MethodKind.Constructor } target } &&
-                    SymbolEqualityComparer.Default.Equals(target.ContainingType.OriginalDefinition, type.OriginalDefinition) &&
-                    call.Syntax is ConstructorInitializerSyntax { ThisOrBaseKeyword.RawKind: (int)SyntaxKind.ThisKeyword })
+                if (call.Syntax is ConstructorInitializerSyntax { ThisOrBaseKeyword.RawKind: (int)SyntaxKind.ThisKeyword })
                 {
                     // `this(...)`: the chaining constructor's own creations are read with it.
                     continue;
