@@ -33,7 +33,10 @@ public sealed class CoarseTimeProvider : TimeProvider
     /// <summary>The resolution of this provider's timers: they fire at most this much later than asked, never earlier.</summary>
     public TimeSpan Resolution => _engine.Resolution;
 
-    /// <summary>Creates a coarse timer; the callback runs in the creator's <see cref="ExecutionContext"/>.</summary>
+    /// <summary>
+    /// Creates a coarse timer; the callback runs in the creator's <see cref="ExecutionContext"/> where the runtime's own
+    /// timer flows it (everywhere but Mono: <see cref="CoarseTimer"/>).
+    /// </summary>
     public override ITimer CreateTimer(TimerCallback callback, object? state, TimeSpan dueTime, TimeSpan period)
     {
         if (callback is null)

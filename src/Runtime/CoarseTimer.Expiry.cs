@@ -205,11 +205,12 @@ public sealed partial class CoarseTimer : ITimerTarget
         return true;
     }
 
-    // Captures the creator's context as the BCL timer does: nothing when flow is suppressed, and never the
-    // SynchronizationContext (callbacks run on the pool, not posted back to the creator's UI thread).
-    private static ExecutionContext? CaptureExecutionContext()
+    // Captures the creator's context as the runtime's own timer does: nothing when flow is suppressed or that timer
+    // flows none (Mono: RuntimeTimer), and never the SynchronizationContext (callbacks run on the pool, not posted back
+    // to the creator's UI thread).
+    private static ExecutionContext? CaptureExecutionContext(TimerEngine engine)
     {
-        if (ExecutionContext.IsFlowSuppressed())
+        if (!engine.TimersFlowExecutionContext || ExecutionContext.IsFlowSuppressed())
         {
             return null;
         }

@@ -9,7 +9,8 @@ namespace CoarseTimers;
 /// A drop-in replacement for <see cref="System.Threading.Timer"/> (and, through the static <c>Delay</c> methods, for
 /// <see cref="Task.Delay(int)"/>) that schedules into the sharded coarse-timer engine instead of the BCL timer queues.
 /// Same constructors, <c>Change</c>, <c>Dispose</c> and argument checks; the callback runs on the thread pool in the
-/// <see cref="ExecutionContext"/> of the creator. It may fire later than asked, by at most the engine's resolution
+/// <see cref="ExecutionContext"/> of the creator, as the runtime's own timer runs it (on Mono, whose timer flows no
+/// context, in none). It may fire later than asked, by at most the engine's resolution
 /// (10 ms by default) plus scheduling latency, never earlier.
 /// </summary>
 /// <remarks>
@@ -80,7 +81,7 @@ public sealed partial class CoarseTimer : ITimer
         _engine = engine;
         _callback = callback;
         _state = useSelfAsState ? this : state;
-        _executionContext = CaptureExecutionContext();
+        _executionContext = CaptureExecutionContext(engine);
 
         // Nothing else can reach the new timer yet, so no flag: the engine stores the ticket under its shard lock before
         // the expiry can be dispatched, and that lock also publishes the fields written before it.

@@ -220,7 +220,9 @@ public class TimerTests
     [Fact]
     public void Callback_runs_in_the_creators_ExecutionContext()
     {
+        // Forced on, so the capturing path also runs on Mono, whose own timer flows no context.
         var engine = new ManualEngine();
+        engine.Engine.TimersFlowExecutionContext = true;
         var local = new AsyncLocal<string>();
         string? seen = null;
         local.Value = "creator";
@@ -235,6 +237,7 @@ public class TimerTests
     {
         // .NET Framework lets a captured context be run once: reusing it killed the process at the second fire.
         var engine = new ManualEngine();
+        engine.Engine.TimersFlowExecutionContext = true;
         var local = new AsyncLocal<string>();
         var seen = new System.Collections.Generic.List<string?>();
         local.Value = "creator";
@@ -247,6 +250,44 @@ public class TimerTests
 
         Assert.True(seen.Count >= 4, $"fired {seen.Count} times");
         Assert.All(seen, value => Assert.Equal("creator", value));
+    }
+
+    [Fact]
+    public void An_engine_whose_timers_flow_no_context_runs_the_callback_in_the_dispatching_threads()
+    {
+        // The manual engine runs callbacks inline, so without a captured context the callback sees the caller of Advance's.
+        var engine = new ManualEngine();
+        engine.Engine.TimersFlowExecutionContext = false;
+        var local = new AsyncLocal<string>();
+        string? seen = "not run";
+        local.Value = "creator";
+        using var timer = new CoarseTimer(engine.Engine, _ => seen = local.Value, null, 10, 0, false);
+        local.Value = "dispatcher";
+        engine.Advance(20);
+        Assert.Equal("dispatcher", seen);
+    }
+
+    [Fact]
+    public void Callback_flows_the_creators_ExecutionContext_exactly_when_this_runtimes_timer_does()
+    {
+        // .NET and .NET Framework flow it; Mono's timer does not (RuntimeTimer), and ours follows the runtime it runs on.
+        var local = new AsyncLocal<string>();
+        string? bclSaw = "not run";
+        string? oursSaw = "not run";
+        using var bclFired = new ManualResetEventSlim();
+        using var oursFired = new ManualResetEventSlim();
+        local.Value = "creator";
+        using var bcl = new Timer(_ => { bclSaw = local.Value; bclFired.Set(); }, null, 0, Timeout.Infinite);
+        using var ours = new CoarseTimer(_ => { oursSaw = local.Value; oursFired.Set(); }, null, 0, Timeout.Infinite);
+        local.Value = null!;
+        Assert.True(bclFired.Wait(TimeSpan.FromSeconds(30)));
+        Assert.True(oursFired.Wait(TimeSpan.FromSeconds(30)));
+        Assert.Equal(bclSaw, oursSaw);
+#if COARSE_NETFRAMEWORK
+        Assert.Equal(System.Type.GetType("Mono.Runtime") is null ? "creator" : null, oursSaw);
+#else
+        Assert.Equal("creator", oursSaw);
+#endif
     }
 
     [Fact]

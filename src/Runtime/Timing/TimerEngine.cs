@@ -130,6 +130,12 @@ internal sealed class TimerEngine
     /// </summary>
     public static TimerEngine Default => Volatile.Read(ref s_default) ?? CreateDefault();
 
+    /// <summary>
+    /// Whether timers of this engine run their callbacks in their creator's ExecutionContext: as the runtime's own timer
+    /// (<see cref="RuntimeTimer.FlowsExecutionContext"/>); tests set it to run the capturing path on every runtime.
+    /// </summary>
+    internal bool TimersFlowExecutionContext { get; set; } = RuntimeTimer.FlowsExecutionContext;
+
     /// <summary>The meter of this engine, or null (engines made by tests publish none unless they ask).</summary>
     internal TimerMetrics? Metrics { get; private set; }
 
