@@ -7,25 +7,35 @@ using CoarseTimers.Timing;
 namespace CoarseTimers;
 
 /// <summary>
-/// The scheduled state of a <see cref="CoarseTimer"/>, in the timer itself: one object per timer (the BCL's is three:
-/// Timer, TimerHolder, TimerQueueTimer), because a pending timer's cost is mostly the collections that copy it
-/// (docs/benchmarks.md, "Where the pending time goes"). The engine's wheel entry refers to the timer itself while it is
-/// armed one-shot; armed periodic, it refers to a <see cref="PeriodicSchedule"/> that holds the timer only weakly, so a
+/// The scheduled state of a <see cref="CoarseTimer"/>, in the timer itself: one object per pending timer (the BCL's is
+/// three: Timer, TimerHolder, TimerQueueTimer), because a pending timer's cost is mostly the collections that copy it
+/// (docs/benchmarks.md, "Where the pending time goes"). Armed one-shot, the timer is its own wheel entry (it derives
+/// from <see cref="TimerEntry"/>, and its expiry is numbered by the entry's generation in <see cref="_armedGeneration"/>);
+/// armed periodic, a pooled entry notifies a <see cref="PeriodicSchedule"/> that holds the timer only weakly, so a
 /// periodic timer that nobody references any more stops at its next period instead of firing (and rooting its
-/// callback's captures) forever, as the BCL's Timer/TimerHolder pair does with a finalizer on every timer.
+/// callback's captures) forever, as the BCL's Timer/TimerHolder pair does with a finalizer on every timer (an entry
+/// linked into the wheel is referenced by it, so a periodic timer cannot be its own).
 /// The timer counts its own running callbacks under its flag, so disposing waits for them without scanning shards
 /// (the del_timer_sync lesson: remember where the work runs).
 /// A periodic timer counts each period from the previous due time (<see cref="PeriodicSchedule.DueTimestamp"/>), as the BCL's does,
 /// so pool latency and tick rounding do not accumulate from one period to the next; a one-shot timer is scheduled by
 /// its delay and reads no clock.
+/// Size: 112 B on 64-bit .NET (entry 40 B of fields, timer 56 B, header 16 B), under the BCL's 120 B for a timer, which
+/// is why the flags share an int with the running-callback count.
 /// </summary>
-public sealed partial class CoarseTimer : ITimerTarget
+public sealed partial class CoarseTimer : TimerEntry, ITimerTarget
 {
     private const uint NoPeriod = unchecked((uint)Timeout.Infinite);
 
+    // Bits of _status below RunningCallbackUnit; the count of running callbacks above them.
+    private const int DisposedFlag = 1;
+    private const int DisposedWithWaitHandleFlag = 2;
+    private const int ArmedOneShotFlag = 4;
+    private const int ProviderTimerFlag = 8;
+    private const int RunningCallbackUnit = 16;
+
     private static readonly ContextCallback s_runCallback = static self => ((CoarseTimer)self!).RunCallback();
 
-    private readonly TimerEngine _engine;
     private readonly TimerCallback _callback;
     private readonly object? _state;
     private readonly ExecutionContext? _executionContext;
@@ -34,45 +44,71 @@ public sealed partial class CoarseTimer : ITimerTarget
     // (arm, dispose), and held only for a few dozen instructions (the engine's shard lock, taken inside it, never takes
     // a timer's flag, so the nesting cannot deadlock).
     private int _busy;
-    private TimerTicket _ticket;
 
-    // Set while the timer is armed periodic: its due time and a weak reference to this timer, which its wheel entry notifies.
+    // The flags above and the number of running callbacks (in units of RunningCallbackUnit).
+    private int _status;
+
+    // While ArmedOneShotFlag is set: the generation of this entry that numbers the pending expiry (its ticket is this
+    // timer and that generation). Written by the shard under its lock, before the expiry can be dispatched.
+    private int _armedGeneration;
+
+    // Set while the timer is armed periodic: its due time, pending ticket and a weak reference to this timer.
     private PeriodicSchedule? _periodic;
     // 0 to 0xFFFFFFFE ms as the BCL accepts, or uint.MaxValue (Timeout.Infinite's bits) for none: 4 bytes, not 8.
     private uint _periodMilliseconds = NoPeriod;
-    private bool _disposed;
-    private bool _disposedWithWaitHandle;
-    private int _runningCallbacks;
 
     // What a disposal waiting for a running callback signals when the callback ends: the WaitHandle given to
     // Dispose(WaitHandle) or DisposeAsync's completion, never both (a completion asked for after a wait-handle disposal
-    // is refused), so one field holds either and the timer stays one 96-byte object (104 on .NET Framework builds).
+    // is refused), so one field holds either.
     private object? _disposeWaiter;
+
+    internal override ITimerTarget Target => this;
+
+    private TimerEngine Engine => Shard.Engine!;
+
+    private int RunningCallbacks => _status / RunningCallbackUnit;
+
+    private bool IsDisposed => (_status & DisposedFlag) != 0;
 
     void ITimerTarget.OnExpired(TimerTicket ticket)
     {
         SpinFlag.Enter(ref _busy);
         try
         {
-            // A stale expiry: the timer was changed or disposed after this entry was taken off the wheel.
-            if (_disposed || !ticket.Equals(_ticket))
+            if (IsDisposed)
             {
                 return;
             }
 
-            _ticket = default;
-            if (_periodic is { } periodic)
+            if (ReferenceEquals(ticket.Entry, this))
             {
+                // A stale expiry: the timer was changed after this one was taken off the wheel.
+                if ((_status & ArmedOneShotFlag) == 0 || ticket.Generation != _armedGeneration)
+                {
+                    return;
+                }
+
+                _status &= ~ArmedOneShotFlag;
+            }
+            else
+            {
+                var periodic = _periodic;
+                if (periodic is null || !ticket.Equals(periodic.Ticket))
+                {
+                    return;
+                }
+
                 // Rescheduled before the callback runs, as the BCL timer does: a slow callback may overlap the next one.
                 // As the BCL, the period counts from this expiry's due time; a timer late by a whole period fires next tick.
-                var clock = _engine.Clock;
+                var engine = Engine;
+                var clock = engine.Clock;
                 var now = clock.GetTimestamp();
                 var next = periodic.DueTimestamp + clock.FromMilliseconds(_periodMilliseconds);
                 periodic.DueTimestamp = next > now ? next : now + clock.FromMilliseconds(1);
-                _ticket = _engine.ScheduleAt(periodic, periodic.DueTimestamp);
+                periodic.Ticket = engine.ScheduleAt(periodic, periodic.DueTimestamp);
             }
 
-            _runningCallbacks++;
+            _status += RunningCallbackUnit;
         }
         finally
         {
@@ -103,8 +139,9 @@ public sealed partial class CoarseTimer : ITimerTarget
             SpinFlag.Enter(ref _busy);
             try
             {
-                Debug.Assert(_runningCallbacks > 0, "a callback ends only after it started");
-                if (--_runningCallbacks == 0 && _disposed)
+                Debug.Assert(RunningCallbacks > 0, "a callback ends only after it started");
+                _status -= RunningCallbackUnit;
+                if (RunningCallbacks == 0 && IsDisposed)
                 {
                     waiter = _disposeWaiter;
                     _disposeWaiter = null;
@@ -125,14 +162,13 @@ public sealed partial class CoarseTimer : ITimerTarget
         SpinFlag.Enter(ref _busy);
         try
         {
-            if (_disposed)
+            if (IsDisposed)
             {
                 // The caller decides whether that throws (.NET Framework's Timer) or reports failure (.NET Core, ITimer).
                 return false;
             }
 
-            TimerEngine.Cancel(_ticket);
-            _ticket = default;
+            CancelPending();
             Arm(dueTime, period);
             return true;
         }
@@ -153,16 +189,16 @@ public sealed partial class CoarseTimer : ITimerTarget
         SpinFlag.Enter(ref _busy);
         try
         {
-            if (_disposed)
+            if (IsDisposed)
             {
                 if (completion is not null)
                 {
-                    if (_disposedWithWaitHandle)
+                    if ((_status & DisposedWithWaitHandleFlag) != 0)
                     {
                         // As the BCL: it will not wait on a caller's handle (it may be an auto-reset event), so it refuses.
                         completion.TrySetException(new InvalidOperationException("The Timer was already closed using an incompatible method."));
                     }
-                    else if (_runningCallbacks == 0)
+                    else if (RunningCallbacks == 0)
                     {
                         completion.TrySetResult(true);
                     }
@@ -181,12 +217,10 @@ public sealed partial class CoarseTimer : ITimerTarget
                 return false;
             }
 
-            _disposed = true;
-            _disposedWithWaitHandle = notification is not null;
-            TimerEngine.Cancel(_ticket);
-            _ticket = default;
+            _status |= notification is null ? DisposedFlag : DisposedFlag | DisposedWithWaitHandleFlag;
+            CancelPending();
             _periodic = null;
-            signalNow = _runningCallbacks == 0;
+            signalNow = RunningCallbacks == 0;
             if (!signalNow)
             {
                 _disposeWaiter = (object?)notification ?? completion;
@@ -203,6 +237,24 @@ public sealed partial class CoarseTimer : ITimerTarget
         }
 
         return true;
+    }
+
+    // Under _busy: unlinks the pending expiry, one-shot or periodic, if any (one that already expired stays expired:
+    // its stale notification is then ignored by OnExpired).
+    private void CancelPending()
+    {
+        Debug.Assert(SpinFlag.IsHeld(ref _busy), "under the timer's flag");
+        if ((_status & ArmedOneShotFlag) != 0)
+        {
+            TimerEngine.Cancel(this, _armedGeneration);
+            _status &= ~ArmedOneShotFlag;
+        }
+
+        if (_periodic is { } periodic)
+        {
+            TimerEngine.Cancel(periodic.Ticket);
+            periodic.Ticket = default;
+        }
     }
 
     // Captures the creator's context as the runtime's own timer does: nothing when flow is suppressed or that timer
@@ -258,7 +310,7 @@ public sealed partial class CoarseTimer : ITimerTarget
     private void Arm(long dueTime, long period)
     {
         Debug.Assert(SpinFlag.IsHeld(ref _busy), "Arm runs under the timer's flag");
-        Debug.Assert(_ticket.IsNone, "the previous expiry was cancelled or consumed before re-arming");
+        Debug.Assert((_status & ArmedOneShotFlag) == 0 && (_periodic is null || _periodic.Ticket.IsNone), "the previous expiry was cancelled or consumed before re-arming");
         Schedule(dueTime, period);
     }
 
@@ -281,16 +333,19 @@ public sealed partial class CoarseTimer : ITimerTarget
             _periodic = new PeriodicSchedule(this);
         }
 
+        var engine = Engine;
         if (_periodic is null)
         {
-            // A one-shot timer needs no due time of its own: scheduled by its delay, it reads no clock (TimerEngine, "Sealing").
-            _engine.Schedule(this, dueTime, ref _ticket);
+            // A one-shot timer is its own entry and needs no due time of its own: scheduled by its delay, it reads no
+            // clock (TimerEngine, "Sealing"). Flagged before it is linked, so its expiry finds it armed.
+            _status |= ArmedOneShotFlag;
+            engine.Schedule(this, dueTime, ref _armedGeneration);
         }
         else
         {
             // A periodic timer counts each period from this due time, so it needs the time itself.
-            _periodic.DueTimestamp = _engine.Now() + _engine.FromMilliseconds(dueTime);
-            _engine.ScheduleAt(_periodic, _periodic.DueTimestamp, ref _ticket);
+            _periodic.DueTimestamp = engine.Now() + engine.FromMilliseconds(dueTime);
+            engine.ScheduleAt(_periodic, _periodic.DueTimestamp, ref _periodic.Ticket);
         }
     }
 

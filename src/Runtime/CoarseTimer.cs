@@ -28,10 +28,6 @@ public sealed partial class CoarseTimer : ITimer
     private static readonly Lazy<bool> s_changeAfterDisposeThrows = new(ProbeChangeAfterDisposeThrows);
 #endif
 
-#if !NET
-    private readonly bool _isProviderTimer;
-#endif
-
     /// <summary>Creates a timer that is not started, with the timer itself as the callback's state (as <see cref="System.Threading.Timer(TimerCallback)"/>).</summary>
     public CoarseTimer(TimerCallback callback)
         : this(TimerEngine.Default, callback, state: null, Timeout.Infinite, Timeout.Infinite, useSelfAsState: true)
@@ -69,16 +65,18 @@ public sealed partial class CoarseTimer : ITimer
     /// system provider's timers do.
     /// </summary>
     internal CoarseTimer(TimerEngine engine, TimerCallback callback, object? state, long dueTime, long period, bool useSelfAsState, bool isProviderTimer = false)
+        : base(engine.CurrentShard)
     {
         if (callback is null)
         {
             throw new ArgumentNullException(nameof(callback));
         }
 
-#if !NET
-        _isProviderTimer = isProviderTimer;
-#endif
-        _engine = engine;
+        if (isProviderTimer)
+        {
+            _status = ProviderTimerFlag;
+        }
+
         _callback = callback;
         _state = useSelfAsState ? this : state;
         _executionContext = CaptureExecutionContext(engine);
@@ -109,7 +107,7 @@ public sealed partial class CoarseTimer : ITimer
         }
 
 #if !NET
-        if (!_isProviderTimer && s_changeAfterDisposeThrows.Value)
+        if ((_status & ProviderTimerFlag) == 0 && s_changeAfterDisposeThrows.Value)
         {
             throw new ObjectDisposedException(null, "Cannot access a disposed object.");
         }

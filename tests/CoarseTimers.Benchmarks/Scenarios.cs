@@ -286,7 +286,7 @@ internal static class Scenarios
         var name = threads == 1 ? "created then disposed" : $"created then disposed, threads={threads,2}";
         Console.WriteLine($"pending {count,9:N0} timers {name}: BCL {bcl.Milliseconds,6:0} ms, {bcl.BytesEach:0} B held each | ours {ours.Milliseconds,6:0} ms, {ours.BytesEach:0} B held each | time x{ours.Milliseconds / bcl.Milliseconds:0.00} (speed-up x{bcl.Milliseconds / ours.Milliseconds:0.00}), bytes x{ours.BytesEach / bcl.BytesEach:0.00} | " +
                           $"collections gen0/gen1 while creating: BCL {bcl.Gen0}/{bcl.Gen1}, ours {ours.Gen0}/{ours.Gen1} | floor (one {floor.BytesEach:0} B object each, no timer) {floor.Milliseconds:0} ms, {floor.Gen0}/{floor.Gen1} | " +
-                          $"our shape, no timer ({shape.BytesEach:0} B in two objects) {shape.Milliseconds:0} ms, x{shape.Milliseconds / bcl.Milliseconds:0.00}, {shape.Gen0}/{shape.Gen1}");
+                          $"our shape, no timer ({shape.BytesEach:0} B in one object) {shape.Milliseconds:0} ms, x{shape.Milliseconds / bcl.Milliseconds:0.00}, {shape.Gen0}/{shape.Gen1}");
     }
 
     /// <summary>What any pending timer must hold, with no timer: the floor of <see cref="PendingCreateDispose"/>.</summary>
@@ -307,50 +307,34 @@ internal static class Scenarios
     }
 
     /// <summary>
-    /// The bytes a pending <see cref="CoarseTimer"/> holds on .NET 10, in the same two objects (a 96 B timer, a 64 B wheel
-    /// entry referring to it), with no timer logic: what allocating and holding our shape costs, collections included,
-    /// so the part of our pending time that is shape and the part that is scheduling can be told apart.
+    /// The bytes a pending <see cref="CoarseTimer"/> holds on .NET 10, in the same one object (112 B: the timer is its own
+    /// wheel entry), with no timer logic: what allocating and holding our shape costs, collections included, so the part
+    /// of our pending time that is shape and the part that is scheduling can be told apart.
     /// </summary>
-#pragma warning disable CS0169, CS0414 // fields that only give the objects our sizes
+#pragma warning disable CS0169, CS0414 // fields that only give the object our size
     private sealed class PendingShape : IDisposable
     {
         private readonly TimerCallback _callback;
         private readonly object? _state;
-        private readonly object? _engine;
+        private readonly object? _shard;
+        private readonly object? _previous;
+        private readonly object? _next;
         private readonly object? _executionContext;
-        private readonly Entry _entry;
-        private readonly object? _spare1;
-        private readonly object? _spare2;
+        private readonly object? _periodic;
+        private readonly object? _disposeWaiter;
+        private readonly object? _spare;
         private long _dueTicks;
-        private readonly long _spare3;
-        private readonly long _spare4;
+        private readonly long _generationAndSlot;
+        private readonly long _flags;
 
         public PendingShape(TimerCallback callback, object? state, TimeSpan due)
         {
             _callback = callback;
             _state = state;
             _dueTicks = due.Ticks;
-            _entry = new Entry(this);
         }
 
-        public void Dispose()
-        {
-            _dueTicks = 0;
-            _entry.Target = null;
-        }
-
-        // 16 B header + 48 B: the size of a TimerEntry.
-        private sealed class Entry
-        {
-            public object? Target;
-            private readonly object? _previous;
-            private readonly object? _next;
-            private readonly object? _shard;
-            private readonly long _dueTick;
-            private readonly long _slotAndGeneration;
-
-            public Entry(object target) => Target = target;
-        }
+        public void Dispose() => _dueTicks = 0;
     }
 #pragma warning restore CS0169, CS0414
 

@@ -1,4 +1,5 @@
 using System;
+using System.Linq;
 using System.Threading;
 using System.Threading.Tasks;
 using CoarseTimers.Tests.Infrastructure;
@@ -154,6 +155,71 @@ public class TimerTests
         engine.Advance(100);
         engine.Advance(100);
         Assert.Equal(3, count);
+    }
+
+    [Fact]
+    public void A_one_shot_timer_is_its_own_wheel_entry_and_a_periodic_one_is_not()
+    {
+        // One object per pending one-shot timer; a periodic timer stays collectable, so a pooled entry holds its place.
+        var engine = new ManualEngine();
+        using var timer = new CoarseTimer(engine.Engine, _ => { }, null, 60_000, Timeout.Infinite, false);
+        Assert.NotEqual(-1, timer.Slot);
+        Assert.Equal(1, engine.Pending);
+
+        Assert.True(timer.Change(60_000, 1_000));
+        Assert.Equal(-1, timer.Slot);
+        Assert.Equal(1, engine.Pending);
+
+        Assert.True(timer.Change(60_000, Timeout.Infinite));
+        Assert.NotEqual(-1, timer.Slot);
+        timer.Dispose();
+        Assert.Equal(-1, timer.Slot);
+        Assert.Equal(0, engine.Pending);
+    }
+
+    [Fact]
+    public void Switching_between_one_shot_and_periodic_fires_on_the_current_schedule_only()
+    {
+        // Small steps: the manual engine runs a periodic timer's next period only from the next Advance step.
+        var engine = new ManualEngine();
+        var fired = new System.Collections.Generic.List<long>();
+        var start = engine.Clock.GetTimestamp();
+        void AdvanceBy(int milliseconds)
+        {
+            for (var i = 0; i < milliseconds; i += 5)
+            {
+                engine.Advance(5);
+            }
+        }
+
+        using var timer = new CoarseTimer(engine.Engine, _ => fired.Add((engine.Clock.GetTimestamp() - start) / 1000), null, 100, Timeout.Infinite, false);
+        AdvanceBy(40);
+        Assert.True(timer.Change(20, 30)); // periodic from 40 ms: 60, 90, 120, 150...
+        AdvanceBy(100); // to 140 ms: 120 has fired (at most a resolution late), 150 has not
+        Assert.True(timer.Change(50, Timeout.Infinite)); // one-shot at 190; the old 100 ms and periodic expiries are gone
+        AdvanceBy(300);
+        Assert.True(fired.Count == 4, string.Join(",", fired));
+        Assert.All(fired.Take(3).Zip(new[] { 60L, 90, 120 }, (at, due) => (at, due)), pair => Assert.InRange(pair.at, pair.due, pair.due + 10));
+        Assert.InRange(fired[3], 190, 200);
+        Assert.Equal(0, engine.Pending);
+    }
+
+    [Fact]
+    public void A_one_shot_timer_re_armed_again_and_again_fires_once_per_arming_that_is_left_to_run()
+    {
+        var engine = new ManualEngine();
+        var count = 0;
+        using var timer = new CoarseTimer(engine.Engine, _ => count++, null, Timeout.Infinite, Timeout.Infinite, false);
+        for (var round = 1; round <= 50; round++)
+        {
+            for (var i = 0; i < 20; i++)
+            {
+                Assert.True(timer.Change(10 + i, Timeout.Infinite));
+            }
+
+            engine.Advance(100);
+            Assert.Equal(round, count);
+        }
     }
 
     [Fact]

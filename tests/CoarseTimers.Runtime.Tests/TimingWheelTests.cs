@@ -108,8 +108,8 @@ public class TimingWheelTests
         Assert.Equal(long.MaxValue, wheel.NextOccupiedTick());
 
         var shard = new TimerShard(100);
-        var early = new TimerEntry(shard) { DueTick = 170 };
-        var late = new TimerEntry(shard) { DueTick = 400 + TimingWheel.SlotCount }; // beyond one revolution
+        var early = new PooledEntry(shard) { DueTick = 170 };
+        var late = new PooledEntry(shard) { DueTick = 400 + TimingWheel.SlotCount }; // beyond one revolution
         wheel.Add(late);
         wheel.Add(early);
         Assert.Equal(170, wheel.NextOccupiedTick());
@@ -125,7 +125,7 @@ public class TimingWheelTests
         var wheel = new TimingWheel(currentTick: 100);
         var shard = new TimerShard(100);
         var due = 100 + (3 * TimingWheel.SlotCount) + 7;
-        var entry = new TimerEntry(shard) { DueTick = due, Target = new RecordingTarget() };
+        var entry = new PooledEntry(shard) { DueTick = due, AssignedTarget = new RecordingTarget() };
         wheel.Add(entry);
         Assert.Equal(TimingWheel.OverflowSlot, entry.Slot);
         Assert.Equal(due - TimingWheel.SlotCount, wheel.NextOccupiedTick()); // woken once, to move it into its slot

@@ -3,7 +3,7 @@ using System;
 namespace CoarseTimers.Timing;
 
 /// <summary>
-/// What a periodic timer keeps besides its wheel entry, and what that entry notifies: when the current period is due (each period counts from
+/// What a periodic timer keeps besides itself, and what its wheel entry (a pooled one) notifies: when the current period is due (each period counts from
 /// the previous due time, as the BCL's does) and a weak reference to the public <see cref="CoarseTimer"/>, checked at
 /// every expiry, so that a periodic timer nobody references any more stops at its next period instead of firing, and
 /// rooting its callback's captures, forever. The BCL gives every timer a finalizable holder for that; a finalizable
@@ -21,6 +21,12 @@ internal sealed class PeriodicSchedule : WeakReference, ITimerTarget
 
     /// <summary>When the current period is due, in the engine clock's units.</summary>
     public long DueTimestamp { get; set; }
+
+    /// <summary>
+    /// The pending expiry of the current period (a pooled entry that notifies this schedule), or none; read and written
+    /// under the timer's flag, and a field so the engine can store it under its shard lock.
+    /// </summary>
+    public TimerTicket Ticket;
 
     /// <summary>
     /// The wheel entry of a periodic timer notifies this, not the timer: a timer still referenced runs its period; one

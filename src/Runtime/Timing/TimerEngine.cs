@@ -223,6 +223,18 @@ internal sealed class TimerEngine
         NoteUnsealed();
     }
 
+    /// <summary>
+    /// Schedules <paramref name="entry"/>, an entry that is its own target (a one-shot <see cref="CoarseTimers.CoarseTimer"/>),
+    /// as <see cref="Schedule(ITimerTarget, long)"/> schedules a target, in the entry's own shard; the generation that
+    /// identifies this expiry is written to <paramref name="generation"/> under the shard lock, as a ticket is by
+    /// <see cref="Schedule(ITimerTarget, long, ref TimerTicket)"/>.
+    /// </summary>
+    public void Schedule(TimerEntry entry, long dueMilliseconds, ref int generation)
+    {
+        entry.Shard.ScheduleDeferred(entry, dueMilliseconds, ref generation);
+        NoteUnsealed();
+    }
+
     /// <summary>As <see cref="ScheduleAt(ITimerTarget, long)"/>, storing the ticket as <see cref="Schedule(ITimerTarget, long, ref TimerTicket)"/> does.</summary>
     public void ScheduleAt(ITimerTarget target, long dueTimestamp, ref TimerTicket ticket)
     {
@@ -289,7 +301,8 @@ internal sealed class TimerEngine
     }
 
     // The calling thread's shard: where it schedules (cancels go to the entry's own shard).
-    private TimerShard CurrentShard => _shards[ThreadShardNumber.Current & _shardMask];
+    /// <summary>The shard the calling thread schedules into (a per-thread round-robin number: class doc).</summary>
+    internal TimerShard CurrentShard => _shards[ThreadShardNumber.Current & _shardMask];
 
     /// <summary>The current timestamp of <see cref="Clock"/>; the production clock is read directly (a virtual call per schedule is measurable).</summary>
     public long Now() => _stopwatchClock ? Stopwatch.GetTimestamp() : Clock.GetTimestamp();
@@ -317,8 +330,11 @@ internal sealed class TimerEngine
         }
     }
 
-    /// <summary>Cancels a pending expiry; false if it already expired or was cancelled (see <see cref="TimerShard.Cancel"/>).</summary>
+    /// <summary>Cancels a pending expiry; false if it already expired or was cancelled (see <see cref="TimerShard.Cancel(TimerTicket)"/>).</summary>
     public static bool Cancel(TimerTicket ticket) => !ticket.IsNone && ticket.Entry!.Shard.Cancel(ticket);
+
+    /// <summary>Cancels the expiry of <paramref name="entry"/> numbered <paramref name="generation"/>, as <see cref="Cancel(TimerTicket)"/>.</summary>
+    public static bool Cancel(TimerEntry entry, int generation) => entry.Shard.Cancel(entry, generation);
 
     /// <summary>
     /// Seals the unsealed entries when a tick has passed since the last seal (class doc, "Sealing"), expires everything due

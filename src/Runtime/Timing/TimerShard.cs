@@ -59,7 +59,7 @@ internal sealed class TimerShard
     // Entries scheduled by a delay since the last seal, oldest first (sealed in that order, so a wheel slot holds them as
     // if they had been scheduled there directly); their DueTick holds the delay in milliseconds.
     private EntryList _unsealed;
-    private TimerEntry? _pool;
+    private PooledEntry? _pool;
     private int _pooled;
 
     // Long delays (more than a wheel revolution: most timeouts, 30 s against 5.12 s) are sealed without being touched:
@@ -103,6 +103,9 @@ internal sealed class TimerShard
             _sealReadings = new long[SealReadings];
         }
     }
+
+    /// <summary>The engine this shard belongs to; null for a shard made alone (tests of the wheel).</summary>
+    public TimerEngine? Engine => _engine;
 
     /// <summary>Entries linked in the wheel or waiting to be sealed (a racy read outside the lock; exact under it).</summary>
     public int PendingCount => _wheel.Count + _unsealed.Count + _long.Count;
@@ -168,6 +171,28 @@ internal sealed class TimerShard
         try
         {
             ticket = ScheduleDeferredLocked(target, milliseconds);
+        }
+        finally
+        {
+            Exit();
+        }
+    }
+
+    /// <summary>
+    /// Links <paramref name="entry"/>, an entry of this shard that is its own target (a one-shot <see cref="CoarseTimer"/>)
+    /// and is not linked, as <see cref="ScheduleDeferred(ITimerTarget, long)"/> links a rented one; writes the generation
+    /// that identifies this expiry to <paramref name="generation"/> before the lock is released, so before it can expire.
+    /// </summary>
+    public void ScheduleDeferred(TimerEntry entry, long milliseconds, ref int generation)
+    {
+        Debug.Assert(ReferenceEquals(entry.Shard, this) && entry is not PooledEntry, "only an entry that is its own target is linked by itself");
+        Enter();
+        try
+        {
+            Debug.Assert(entry.Slot == -1, "an entry is linked once at a time");
+            _scheduled++;
+            LinkDeferred(entry, milliseconds);
+            generation = entry.Generation;
         }
         finally
         {
@@ -296,14 +321,16 @@ internal sealed class TimerShard
     /// Unlinks the ticket's entry if it is still pending (sealed or not). Returns false when it already expired or was
     /// cancelled: the shard lock decides the race between cancel and expiry, so exactly one of them wins.
     /// </summary>
-    public bool Cancel(TimerTicket ticket)
+    public bool Cancel(TimerTicket ticket) => Cancel(ticket.Entry!, ticket.Generation);
+
+    /// <summary>As <see cref="Cancel(TimerTicket)"/>, for the expiry of <paramref name="entry"/> numbered <paramref name="generation"/>.</summary>
+    public bool Cancel(TimerEntry entry, int generation)
     {
-        var entry = ticket.Entry!;
         Debug.Assert(ReferenceEquals(entry.Shard, this), "a ticket is cancelled on its entry's own shard");
         Enter();
         try
         {
-            if (entry.Generation != ticket.Generation || entry.Slot == -1)
+            if (entry.Generation != generation || entry.Slot == -1)
             {
                 return false;
             }
@@ -391,29 +418,48 @@ internal sealed class TimerShard
     // Caller holds _lock.
     private TimerTicket ScheduleDeferredLocked(ITimerTarget target, long milliseconds)
     {
-        return milliseconds > _longDelayMilliseconds ? ScheduleLongLocked(target, milliseconds) : ScheduleUnsealedLocked(target, milliseconds);
+        var entry = Rent(target);
+        LinkDeferred(entry, milliseconds);
+        return new TimerTicket(entry, entry.Generation);
     }
 
-    // Caller holds _lock. Links an entry into the unsealed list with its delay, for the next seal to place.
+    // Caller holds _lock.
     private TimerTicket ScheduleUnsealedLocked(ITimerTarget target, long milliseconds)
     {
         var entry = Rent(target);
+        LinkUnsealed(entry, milliseconds);
+        return new TimerTicket(entry, entry.Generation);
+    }
+
+    // Caller holds _lock.
+    private void LinkDeferred(TimerEntry entry, long milliseconds)
+    {
+        if (milliseconds > _longDelayMilliseconds)
+        {
+            LinkLong(entry, milliseconds);
+        }
+        else
+        {
+            LinkUnsealed(entry, milliseconds);
+        }
+    }
+
+    // Caller holds _lock. Links an entry into the unsealed list with its delay, for the next seal to place.
+    private void LinkUnsealed(TimerEntry entry, long milliseconds)
+    {
         entry.DueTick = milliseconds;
         entry.Slot = UnsealedSlot;
         _unsealed.Append(entry);
-        return new TimerTicket(entry, entry.Generation);
     }
 
     // Caller holds _lock. Links a long delay at the end of the long list, sealed by the next seal (class comment above
     // the fields: "Long delays").
-    private TimerTicket ScheduleLongLocked(ITimerTarget target, long milliseconds)
+    private void LinkLong(TimerEntry entry, long milliseconds)
     {
-        var entry = Rent(target);
         entry.DueTick = ((long)_sealNumber << 32) | milliseconds;
         entry.Slot = LongUnsealedSlot;
         _long.Append(entry);
         _longAwaitsSeal = true;
-        return new TimerTicket(entry, entry.Generation);
     }
 
     // Caller holds _lock. Moves every long entry whose seal has a reading into the wheel, due its delay after that
@@ -457,21 +503,21 @@ internal sealed class TimerShard
     }
 
     // Caller holds _lock: a free entry for target, counted as scheduled.
-    private TimerEntry Rent(ITimerTarget target)
+    private PooledEntry Rent(ITimerTarget target)
     {
         var entry = _pool;
         if (entry is null)
         {
-            entry = new TimerEntry(this);
+            entry = new PooledEntry(this);
         }
         else
         {
-            _pool = entry.Next;
+            _pool = (PooledEntry?)entry.Next;
             entry.Next = null;
             _pooled--;
         }
 
-        entry.Target = target;
+        entry.AssignedTarget = target;
         _scheduled++;
         return entry;
     }
@@ -490,14 +536,17 @@ internal sealed class TimerShard
     private void Release(TimerEntry entry)
     {
         Debug.Assert(Volatile.Read(ref _lock) != 0, "entries are released under the shard lock");
-        Debug.Assert(entry.Slot == -1 && entry.Previous is null && entry.Next is null, "only an unlinked entry is pooled");
+        Debug.Assert(entry.Slot == -1 && entry.Previous is null && entry.Next is null, "only an unlinked entry is released");
         entry.Generation++;
-        entry.Target = null;
-        if (_pooled < MaxPooledEntries)
+        if (entry is PooledEntry pooled)
         {
-            entry.Next = _pool;
-            _pool = entry;
-            _pooled++;
+            pooled.AssignedTarget = null;
+            if (_pooled < MaxPooledEntries)
+            {
+                pooled.Next = _pool;
+                _pool = pooled;
+                _pooled++;
+            }
         }
     }
 }
