@@ -153,6 +153,16 @@ internal static class Scenarios
             using var linked = CoarseCancellationTokenSource.CreateLinkedTokenSource(outerToken);
             linked.CancelAfter(s_never);
         });
+        // A replacement that hands out a linked source must still link it to the outer token: the BCL's linked source
+        // with no timeout at all bounds the LinkedCancelAfter line's ratio.
+        Floor("LinkedCancelAfter", "a linked source, no timeout:", () =>
+        {
+            using var linked = CancellationTokenSource.CreateLinkedTokenSource(outerToken, default);
+            linked.CancelAfter(s_never);
+        }, () =>
+        {
+            using var linked = CancellationTokenSource.CreateLinkedTokenSource(outerToken, default);
+        });
         Line("LinkedTimeout", () =>
         {
             using var linked = CancellationTokenSource.CreateLinkedTokenSource(outerToken, default);
