@@ -91,6 +91,106 @@ public class EngineStressTests
         Assert.Equal(0, engine.Pending);
     }
 
+    /// <summary>
+    /// Threads re-arm (one-shot and periodic), stop and replace timers at random while one thread moves a manual clock
+    /// and fires them: the one-shot timer is its own wheel entry and a periodic one uses a pooled entry, so this races
+    /// re-arming against expiries of both kinds. Afterwards every timer left must fire exactly once when armed one-shot,
+    /// never early, and nothing may stay pending once all are disposed.
+    /// </summary>
+    [Fact]
+    public async Task Timers_changed_and_replaced_at_random_while_firing_stay_consistent()
+    {
+        const int threads = 4;
+        const int timersPerThread = 8;
+        const int operationsPerThread = 40_000;
+        var engine = new ManualEngine(resolutionMilliseconds: 1, shardCount: 4);
+        var timers = new CoarseTimer[threads * timersPerThread];
+        var fired = new int[timers.Length];
+        var firedAt = new long[timers.Length];
+        CoarseTimer Create(int index) => new(engine.Engine, _ =>
+        {
+            Interlocked.Increment(ref fired[index]);
+            Volatile.Write(ref firedAt[index], engine.Clock.GetTimestamp());
+        }, null, Timeout.Infinite, Timeout.Infinite, false);
+
+        for (var i = 0; i < timers.Length; i++)
+        {
+            timers[i] = Create(i);
+        }
+
+        var stop = 0;
+        var driver = Task.Run(() =>
+        {
+            while (Volatile.Read(ref stop) == 0)
+            {
+                engine.Advance(0.7);
+            }
+        });
+
+        Parallel.For(0, threads, new ParallelOptions { MaxDegreeOfParallelism = threads }, thread =>
+        {
+            var random = new Random(thread);
+            for (var i = 0; i < operationsPerThread; i++)
+            {
+                var index = (thread * timersPerThread) + random.Next(timersPerThread);
+                var timer = timers[index];
+                switch (random.Next(5))
+                {
+                    case 0:
+                    case 1:
+                        Assert.True(timer.Change(random.Next(0, 30), Timeout.Infinite));
+                        break;
+                    case 2:
+                        Assert.True(timer.Change(random.Next(0, 30), random.Next(1, 20)));
+                        break;
+                    case 3:
+                        Assert.True(timer.Change(Timeout.Infinite, Timeout.Infinite));
+                        break;
+                    default:
+                        timer.Dispose();
+                        timers[index] = Create(index);
+                        break;
+                }
+            }
+        });
+
+        Volatile.Write(ref stop, 1);
+        await driver;
+
+        // Quiet now: stop every timer, then arm each one-shot once and let it come due.
+        foreach (var timer in timers)
+        {
+            Assert.True(timer.Change(Timeout.Infinite, Timeout.Infinite));
+        }
+
+        Assert.Equal(0, engine.Pending);
+        var before = (int[])fired.Clone();
+        var armedAt = engine.Clock.GetTimestamp();
+        foreach (var timer in timers)
+        {
+            Assert.True(timer.Change(20, Timeout.Infinite));
+        }
+
+        engine.Advance(100);
+        engine.Advance(100);
+        for (var i = 0; i < timers.Length; i++)
+        {
+            Assert.Equal(before[i] + 1, fired[i]);
+            Assert.True(firedAt[i] >= armedAt + 20_000, $"timer {i} fired {(firedAt[i] - armedAt) / 1000.0} ms after it was armed for 20 ms");
+        }
+
+        foreach (var timer in timers)
+        {
+            Assert.True(timer.Change(10, 10));
+            timer.Dispose();
+        }
+
+        Assert.Equal(0, engine.Pending);
+        var afterDispose = (int[])fired.Clone();
+        engine.Advance(200);
+        Assert.Equal(afterDispose, fired);
+    }
+
     private sealed class StressTarget : ITimerTarget
     {
         private readonly TimerClock _clock;
