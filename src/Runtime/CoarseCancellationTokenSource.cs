@@ -205,7 +205,7 @@ public class CoarseCancellationTokenSource : CancellationTokenSource, ITimerTarg
         if (token.CanBeCanceled)
         {
             // An already-cancelled token runs this inline: the new source starts cancelled, as with the BCL.
-            source._link = token.Register(static state => ((CoarseCancellationTokenSource)state!).CancelFromLink(), source);
+            source._link = RegisterLink(token, source);
         }
 
         return source;
@@ -220,12 +220,23 @@ public class CoarseCancellationTokenSource : CancellationTokenSource, ITimerTarg
             if (tokens[i].CanBeCanceled)
             {
                 // An already-cancelled token runs this inline: the new source starts cancelled, as with the BCL.
-                registrations[i] = tokens[i].Register(static state => ((CoarseCancellationTokenSource)state!).CancelFromLink(), source);
+                registrations[i] = RegisterLink(tokens[i], source);
             }
         }
 
         return source;
     }
+
+    // The link cancels the source and nothing else, so it needs no ExecutionContext: the callbacks registered on the
+    // source run in their own. The BCL's linked sources register theirs without one too; UnsafeRegister exists from
+    // .NET Core 3.0, so the netstandard2.0 build captures it (a reference to the current context, no copy, on .NET
+    // Framework and Mono when none flows).
+    private static CancellationTokenRegistration RegisterLink(CancellationToken token, CoarseCancellationTokenSource source) =>
+#if NET
+        token.UnsafeRegister(static state => ((CoarseCancellationTokenSource)state!).CancelFromLink(), source);
+#else
+        token.Register(static state => ((CoarseCancellationTokenSource)state!).CancelFromLink(), source);
+#endif
 
     private void CancelFromLink()
     {

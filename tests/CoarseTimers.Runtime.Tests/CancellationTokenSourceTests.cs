@@ -186,6 +186,30 @@ public class CancellationTokenSourceTests
 #if !COARSE_NETFRAMEWORK
     // Reachability is asserted on .NET only: Mono's conservative collector cannot be made to prove an object unreachable.
     [Fact]
+    public void A_callback_on_a_linked_source_runs_in_its_registrants_ExecutionContext_as_the_BCLs()
+    {
+        // The link itself carries no context (as the BCL's); what runs on the linked token keeps its own.
+        var local = new AsyncLocal<string>();
+        string? Observe(Func<CancellationToken, CancellationTokenSource> link)
+        {
+            using var outer = new CancellationTokenSource();
+            using var linked = link(outer.Token);
+            string? seen = "not run";
+            local.Value = "registrant";
+            linked.Token.Register(() => seen = local.Value);
+            local.Value = "canceller";
+            outer.Cancel();
+            Assert.True(linked.IsCancellationRequested);
+            return seen;
+        }
+
+        var bcl = Observe(token => CancellationTokenSource.CreateLinkedTokenSource(token));
+        var ours = Observe(token => CoarseCancellationTokenSource.CreateLinkedTokenSource(token));
+        Assert.Equal("registrant", bcl);
+        Assert.Equal(bcl, ours);
+    }
+
+    [Fact]
     public void Disposing_a_linked_source_unregisters_it_from_the_outer_token()
     {
         var engine = new ManualEngine();
