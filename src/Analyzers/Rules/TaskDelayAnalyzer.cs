@@ -51,8 +51,10 @@ public sealed class TaskDelayAnalyzer : CoarseTimersAnalyzer
     private static void Report(OperationAnalysisContext context, RuleContext rule, IOperation invocation, IOperation? delay)
     {
         var symbols = rule.Symbols;
-        if (TimerLifetime.IsInfinite(delay, symbols))
+        if (TimerLifetime.IsInfinite(delay, symbols) || TimeoutConstants.Milliseconds(delay, symbols) == 0)
         {
+            // Neither queues a timer: an infinite delay waits for its token alone, and a zero delay is an already
+            // completed task on every runtime (.NET, .NET Framework, Mono).
             return;
         }
 

@@ -37,6 +37,18 @@ public partial class TaskDelayTests
         Verify.VerifyAsync(Wrap(body));
 
     [Theory]
+    [InlineData("for (;;) { await Task.Delay(0); }")]
+    [InlineData("for (;;) { await Task.Delay(TimeSpan.Zero, CancellationToken.None); }")]
+    [InlineData("for (;;) { await Task.Delay(TimeSpan.FromMilliseconds(0)); }")]
+    [InlineData("await Task.WhenAny(Work(), Task.Delay(0));")]
+    public Task Zero_delays_are_completed_tasks_and_never_flagged(string body) =>
+        Verify.VerifyAsync(Wrap(body));
+
+    [Fact]
+    public Task The_shortest_delay_that_queues_a_timer_still_polls() =>
+        Verify.VerifyAsync(Wrap("for (;;) { await {|#0:Task.Delay(1)|}; }"), Expected("short polling delay in a loop"));
+
+    [Theory]
     [InlineData("StartAsync")]
     [InlineData("StopAndDrainAsync")]
     [InlineData("WaitUntilReadyAsync")]

@@ -22,7 +22,7 @@ public partial class TaskDelayTests
                         await {|CT0001:Task.Delay(5)|};
                         await {|CT0001:Task.Delay(TimeSpan.FromMilliseconds(5))|}.ConfigureAwait(false);
                         await {|CT0001:Task.Delay(5, ct)|};
-                        await /* keep */ {|CT0001:Task.Delay(cancellationToken: ct, delay: TimeSpan.Zero)|}; // trailing
+                        await /* keep */ {|CT0001:Task.Delay(cancellationToken: ct, delay: TimeSpan.FromMilliseconds(2))|}; // trailing
                     }
                 }
             }
@@ -41,7 +41,7 @@ public partial class TaskDelayTests
                         await CoarseTimer.Delay(5);
                         await CoarseTimer.Delay(TimeSpan.FromMilliseconds(5)).ConfigureAwait(false);
                         await CoarseTimer.Delay(5, ct);
-                        await /* keep */ CoarseTimer.Delay(cancellationToken: ct, delay: TimeSpan.Zero); // trailing
+                        await /* keep */ CoarseTimer.Delay(cancellationToken: ct, delay: TimeSpan.FromMilliseconds(2)); // trailing
                     }
                 }
             }
