@@ -317,7 +317,7 @@ internal static class Scenarios
     }
 
     /// <summary>
-    /// The bytes a pending <see cref="CoarseTimer"/> holds on .NET 10, in the same one object (112 B: the timer is its own
+    /// The bytes a pending <see cref="CoarseTimer"/> holds on .NET 10, in the same one object (104 B: the timer is its own
     /// wheel entry), with no timer logic: what allocating and holding our shape costs, collections included, so the part
     /// of our pending time that is shape and the part that is scheduling can be told apart.
     /// </summary>
@@ -332,7 +332,6 @@ internal static class Scenarios
         private readonly object? _executionContext;
         private readonly object? _periodic;
         private readonly object? _disposeWaiter;
-        private readonly object? _spare;
         private long _dueTicks;
         private readonly long _generationAndSlot;
         private readonly long _flags;
