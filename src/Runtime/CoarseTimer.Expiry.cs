@@ -31,6 +31,7 @@ public sealed partial class CoarseTimer : TimerEntry, ITimerTarget
     private const int DisposedFlag = 1;
     private const int DisposedWithWaitHandleFlag = 2;
     private const int ArmedOneShotFlag = 4;
+    // Set by the constructor and never changed after it, so ChangeCore reads it without the flag.
     private const int ProviderTimerFlag = 8;
     private const int RunningCallbackUnit = 16;
 
