@@ -51,7 +51,8 @@ public sealed class TaskDelayAnalyzer : CoarseTimersAnalyzer
     private static void Report(OperationAnalysisContext context, RuleContext rule, IOperation invocation, IOperation? delay)
     {
         var symbols = rule.Symbols;
-        if (TimerLifetime.IsInfinite(delay, symbols) || TimeoutConstants.Milliseconds(delay, symbols) == 0)
+        var milliseconds = TimeoutConstants.Milliseconds(delay, symbols);
+        if (milliseconds == 0 || TimerLifetime.IsInfinite(delay, symbols))
         {
             // Neither queues a timer: an infinite delay waits for its token alone, and a zero delay is an already
             // completed task on every runtime (.NET, .NET Framework, Mono).
@@ -63,7 +64,7 @@ public sealed class TaskDelayAnalyzer : CoarseTimersAnalyzer
         var rules = IsWhenAnyArgument(invocation, symbols)
             ? HotPathRules.LoopsDelegatesDeclared | HotPathRules.PerOperationTimeout | HotPathRules.RunLoopPaces
             : HotPathRules.LoopsDelegatesDeclared | HotPathRules.Sleep;
-        var reason = HotPathModel.Reason(invocation, context.ContainingSymbol, symbols, rule.Settings(invocation.Syntax.SyntaxTree), rules, TimeoutConstants.Milliseconds(delay, symbols),
+        var reason = HotPathModel.Reason(invocation, context.ContainingSymbol, symbols, rule.Settings(invocation.Syntax.SyntaxTree), rules, milliseconds,
             cancellationToken: context.CancellationToken);
         if (reason is not null)
         {
