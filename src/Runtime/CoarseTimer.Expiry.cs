@@ -275,7 +275,8 @@ public sealed partial class CoarseTimer : TimerEntry, ITimerTarget
     // to the creator's UI thread).
     private static ExecutionContext? CaptureExecutionContext(TimerEngine engine)
     {
-        if (!engine.TimersFlowExecutionContext || ExecutionContext.IsFlowSuppressed())
+        // Capture itself returns null while flow is suppressed, on every runtime.
+        if (!engine.TimersFlowExecutionContext)
         {
             return null;
         }

@@ -334,6 +334,26 @@ public class TimerTests
     }
 
     [Fact]
+    public void A_timer_created_while_flow_is_suppressed_captures_no_context()
+    {
+        var engine = new ManualEngine();
+        engine.Engine.TimersFlowExecutionContext = true;
+        var local = new AsyncLocal<string>();
+        string? seen = "not run";
+        local.Value = "creator";
+        CoarseTimer timer;
+        using (ExecutionContext.SuppressFlow())
+        {
+            timer = new CoarseTimer(engine.Engine, _ => seen = local.Value, null, 10, 0, false);
+        }
+
+        local.Value = "dispatcher";
+        engine.Advance(20);
+        timer.Dispose();
+        Assert.Equal("dispatcher", seen);
+    }
+
+    [Fact]
     public void Callback_flows_the_creators_ExecutionContext_exactly_when_this_runtimes_timer_does()
     {
         // .NET and .NET Framework flow it; Mono's timer does not (RuntimeTimer), and ours follows the runtime it runs on.
