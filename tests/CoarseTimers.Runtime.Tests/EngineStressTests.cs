@@ -23,17 +23,8 @@ public class EngineStressTests
         const int operationsPerThread = 250_000;
         var engine = new ManualEngine(resolutionMilliseconds: 1, shardCount: 4);
         var targets = new List<StressTarget>[threads];
-        var stop = 0;
 
-        var driver = Task.Run(() =>
-        {
-            while (Volatile.Read(ref stop) == 0)
-            {
-                engine.Advance(0.7);
-            }
-        });
-
-        Parallel.For(0, threads, new ParallelOptions { MaxDegreeOfParallelism = threads }, thread =>
+        await WhileDriven(engine, threads, thread =>
         {
             var random = new Random(thread);
             var mine = targets[thread] = new List<StressTarget>();
@@ -71,8 +62,6 @@ public class EngineStressTests
         });
 
         // Let everything left come due.
-        Volatile.Write(ref stop, 1);
-        await driver;
         engine.Advance(maxDelayMilliseconds + 100);
         engine.Advance(100);
 
@@ -118,16 +107,7 @@ public class EngineStressTests
             timers[i] = Create(i);
         }
 
-        var stop = 0;
-        var driver = Task.Run(() =>
-        {
-            while (Volatile.Read(ref stop) == 0)
-            {
-                engine.Advance(0.7);
-            }
-        });
-
-        Parallel.For(0, threads, new ParallelOptions { MaxDegreeOfParallelism = threads }, thread =>
+        await WhileDriven(engine, threads, thread =>
         {
             var random = new Random(thread);
             for (var i = 0; i < operationsPerThread; i++)
@@ -153,9 +133,6 @@ public class EngineStressTests
                 }
             }
         });
-
-        Volatile.Write(ref stop, 1);
-        await driver;
 
         // Quiet now: stop every timer, then arm each one-shot once and let it come due.
         foreach (var timer in timers)
@@ -189,6 +166,32 @@ public class EngineStressTests
         var afterDispose = (int[])fired.Clone();
         engine.Advance(200);
         Assert.Equal(afterDispose, fired);
+    }
+
+    /// <summary>
+    /// Runs <paramref name="work"/> on <paramref name="threads"/> threads while one more moves the manual clock and runs
+    /// the driver's loop body, as the driver thread would; returns once both are done.
+    /// </summary>
+    private static async Task WhileDriven(ManualEngine engine, int threads, Action<int> work)
+    {
+        var stop = 0;
+        var driver = Task.Run(() =>
+        {
+            while (Volatile.Read(ref stop) == 0)
+            {
+                engine.Advance(0.7);
+            }
+        });
+
+        try
+        {
+            Parallel.For(0, threads, new ParallelOptions { MaxDegreeOfParallelism = threads }, work);
+        }
+        finally
+        {
+            Volatile.Write(ref stop, 1);
+            await driver;
+        }
     }
 
     private sealed class StressTarget : ITimerTarget
