@@ -228,15 +228,9 @@ public class CoarseCancellationTokenSource : CancellationTokenSource, ITimerTarg
     }
 
     // The link cancels the source and nothing else, so it needs no ExecutionContext: the callbacks registered on the
-    // source run in their own. The BCL's linked sources register theirs without one too; UnsafeRegister exists from
-    // .NET Core 3.0, so the netstandard2.0 build captures it (a reference to the current context, no copy, on .NET
-    // Framework and Mono when none flows).
+    // source run in their own. The BCL's linked sources register theirs without one too.
     private static CancellationTokenRegistration RegisterLink(CancellationToken token, CoarseCancellationTokenSource source) =>
-#if NET
-        token.UnsafeRegister(static state => ((CoarseCancellationTokenSource)state!).CancelFromLink(), source);
-#else
-        token.Register(static state => ((CoarseCancellationTokenSource)state!).CancelFromLink(), source);
-#endif
+        ContextFreeRegistration.Register(token, static state => ((CoarseCancellationTokenSource)state!).CancelFromLink(), source);
 
     private void CancelFromLink()
     {

@@ -50,10 +50,11 @@ internal sealed class DelayPromise : TaskCompletionSource<bool>, ITimerTarget
         if (cancellationToken.CanBeCanceled)
         {
 #if NET
-            // As Task.Delay: no ExecutionContext is captured for the internal callback.
+            // As Task.Delay: no ExecutionContext is captured for the internal callback (ContextFreeRegistration on
+            // .NET Framework and Mono).
             promise._registration = cancellationToken.UnsafeRegister(static (state, token) => ((DelayPromise)state!).OnCanceled(token), promise);
 #else
-            promise._registration = cancellationToken.Register(static state => ((DelayPromise)state!).OnCanceled(((DelayPromise)state!)._cancellationToken), promise);
+            promise._registration = ContextFreeRegistration.Register(cancellationToken, static state => ((DelayPromise)state!).OnCanceled(((DelayPromise)state!)._cancellationToken), promise);
 #endif
             if (promise.Task.IsCompleted)
             {
