@@ -31,11 +31,10 @@ namespace CoarseTimers;
 /// </remarks>
 public class CoarseCancellationTokenSource : CancellationTokenSource, ITimerTarget, IRetractableTarget
 {
-    private readonly TimerEngine _engine;
-
-    // Guarded by _busy, a spin flag (no lock object per source; the only contention is an expiry, a CancelAfter and a
-    // Dispose racing, which is rare and short).
-    private int _busy;
+    // The shard every expiry of this source is scheduled on: the one of the thread that created it. Its lock also guards
+    // the two fields below, so re-arming or disposing takes one lock (no flag or lock object of the source's own; the
+    // only contention is an expiry, a CancelAfter and a Dispose racing, which is rare and short).
+    private readonly TimerShard _shard;
     private TimerTicket _ticket;
     private bool _disposed;
 
@@ -63,7 +62,7 @@ public class CoarseCancellationTokenSource : CancellationTokenSource, ITimerTarg
 
     internal CoarseCancellationTokenSource(TimerEngine engine, long millisecondsDelay = Timeout.Infinite)
     {
-        _engine = engine;
+        _shard = engine.CurrentShard;
         if (millisecondsDelay == 0)
         {
             // As the BCL: a zero timeout creates the source already cancelled.
@@ -71,9 +70,9 @@ public class CoarseCancellationTokenSource : CancellationTokenSource, ITimerTarg
         }
         else if (millisecondsDelay != Timeout.Infinite)
         {
-            // Nothing else can reach the new source, so no flag: the engine stores the ticket under its shard lock
-            // before the expiry can be dispatched, which is all OnExpired needs to recognise it.
-            _engine.Schedule(this, millisecondsDelay, ref _ticket);
+            // The shard stores the ticket under its lock, before the expiry can be dispatched.
+            _shard.ScheduleDeferred(this, millisecondsDelay, ref _ticket);
+            engine.NoteUnsealed();
         }
     }
 
@@ -91,28 +90,27 @@ public class CoarseCancellationTokenSource : CancellationTokenSource, ITimerTarg
     /// </summary>
     public new bool TryReset()
     {
-        Enter();
+        _shard.EnterLock();
         try
         {
-            if (_disposed)
-            {
-                throw new ObjectDisposedException(null, "The CancellationTokenSource has been disposed.");
-            }
+            ThrowIfDisposed();
 
             // An expiry already taken off the wheel is about to cancel the source: as the BCL's TryReset once its
             // timer has fired, the reset fails rather than let the source be cancelled after reporting success.
-            if (IsCancellationRequested || (!_ticket.IsNone && !TimerEngine.Cancel(_ticket)))
+            if (IsCancellationRequested || (!_ticket.IsNone && !_shard.CancelLocked(_ticket)))
             {
                 return false;
             }
 
             _ticket = default;
-            return base.TryReset();
         }
         finally
         {
-            Exit();
+            _shard.ExitLock();
         }
+
+        // Outside the shard's lock, as the BCL's TryReset clears its registrations without one.
+        return base.TryReset();
     }
 #endif
 
@@ -148,11 +146,11 @@ public class CoarseCancellationTokenSource : CancellationTokenSource, ITimerTarg
 
     void ITimerTarget.OnExpired(TimerTicket ticket)
     {
-        Enter();
+        _shard.EnterLock();
         // _ticket stays set when current: its entry is released, so TryReset's cancel of it fails and TryReset reports
         // the source as firing until Cancel below has run.
         var current = !_disposed && ticket.Equals(_ticket);
-        Exit();
+        _shard.ExitLock();
         if (!current)
         {
             return;
@@ -174,13 +172,12 @@ public class CoarseCancellationTokenSource : CancellationTokenSource, ITimerTarg
     {
         if (disposing)
         {
-            Enter();
+            _shard.EnterLock();
             var first = !_disposed;
             _disposed = true;
-            var ticket = _ticket;
+            _shard.CancelLocked(_ticket);
             _ticket = default;
-            Exit();
-            TimerEngine.Cancel(ticket);
+            _shard.ExitLock();
             if (first)
             {
                 _link.Dispose();
@@ -245,29 +242,33 @@ public class CoarseCancellationTokenSource : CancellationTokenSource, ITimerTarg
 
     internal void CancelAfterCore(long milliseconds)
     {
-        Enter();
+        _shard.EnterLock();
         try
         {
-            if (_disposed)
-            {
-                throw new ObjectDisposedException(null, "The CancellationTokenSource has been disposed.");
-            }
-
+            ThrowIfDisposed();
             if (IsCancellationRequested)
             {
                 return;
             }
 
-            TimerEngine.Cancel(_ticket);
-            _ticket = milliseconds == Timeout.Infinite ? default : _engine.Schedule(this, milliseconds);
+            _shard.RearmLocked(this, ref _ticket, milliseconds);
         }
         finally
         {
-            Exit();
+            _shard.ExitLock();
+        }
+
+        if (milliseconds != Timeout.Infinite)
+        {
+            _shard.Engine!.NoteUnsealed();
         }
     }
 
-    private void Enter() => SpinFlag.Enter(ref _busy);
-
-    private void Exit() => SpinFlag.Exit(ref _busy);
+    private void ThrowIfDisposed()
+    {
+        if (_disposed)
+        {
+            throw new ObjectDisposedException(null, "The CancellationTokenSource has been disposed.");
+        }
+    }
 }

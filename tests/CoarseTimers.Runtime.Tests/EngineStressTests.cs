@@ -169,6 +169,213 @@ public class EngineStressTests
     }
 
     /// <summary>
+    /// Threads re-arm, disarm, reset, dispose and replace timeout sources at random while a manual clock fires them: a
+    /// source keeps its expiry's state under its shard's lock, so this races CancelAfter, TryReset and Dispose against
+    /// expiries taken off the wheel. Each thread owns its sources (the never-early check needs to know the latest arms);
+    /// a few shared sources take every operation from every thread at once. A source may only cancel at or after the due
+    /// time of one of its last arms (an expiry checked just before a re-arm may still cancel the source as the BCL's
+    /// would), a reset must never report success for a source that then cancels, and nothing may stay pending once every
+    /// source is disposed.
+    /// </summary>
+    [Fact]
+    public async Task Timeout_sources_rearmed_reset_and_disposed_at_random_while_firing_stay_consistent()
+    {
+        const int threads = 4;
+        const int sourcesPerThread = 8;
+        const int operationsPerThread = 40_000;
+        const int sharedCount = 4;
+        var engine = new ManualEngine(resolutionMilliseconds: 1, shardCount: 4);
+        var owned = new OwnedSource[threads * sourcesPerThread];
+        var shared = new CoarseCancellationTokenSource[sharedCount];
+        var failures = new System.Collections.Concurrent.ConcurrentQueue<string>();
+        for (var i = 0; i < owned.Length; i++)
+        {
+            owned[i] = new OwnedSource(engine, failures);
+        }
+
+        for (var i = 0; i < shared.Length; i++)
+        {
+            shared[i] = new CoarseCancellationTokenSource(engine.Engine);
+        }
+
+        await WhileDriven(engine, threads, thread =>
+        {
+            var random = new Random(thread);
+            for (var i = 0; i < operationsPerThread; i++)
+            {
+                if (random.Next(8) == 0)
+                {
+                    SharedOperation(shared[random.Next(sharedCount)], random);
+                    continue;
+                }
+
+                var index = (thread * sourcesPerThread) + random.Next(sourcesPerThread);
+                var source = owned[index];
+                switch (random.Next(6))
+                {
+                    case 0:
+                    case 1:
+                    case 2:
+                        source.Arm(random.Next(1, 30));
+                        break;
+                    case 3:
+                        source.Arm(Timeout.Infinite);
+                        break;
+                    case 4:
+                        source.TryReset();
+                        break;
+                    default:
+                        source.Dispose();
+                        owned[index] = new OwnedSource(engine, failures);
+                        break;
+                }
+            }
+        });
+
+        Assert.Empty(failures);
+
+        // Quiet now: every source left is armed once for 20 ms and must cancel then, not before.
+        foreach (var source in shared)
+        {
+            source.Dispose();
+        }
+
+        foreach (var source in owned)
+        {
+            source.Replace();
+            source.Arm(20);
+        }
+
+        engine.Advance(19);
+        Assert.All(owned, source => Assert.False(source.IsCancellationRequested));
+        engine.Advance(100);
+        Assert.All(owned, source => Assert.True(source.IsCancellationRequested));
+        Assert.Empty(failures);
+
+        foreach (var source in owned)
+        {
+            source.Replace();
+            source.Arm(10);
+            source.Dispose();
+        }
+
+        Assert.Equal(0, engine.Pending);
+        engine.Advance(200);
+        Assert.All(owned, source => Assert.False(source.IsCancellationRequested));
+    }
+
+    // Any thread, any shared source: only exceptions the BCL would throw (a disposed source) are allowed.
+    private static void SharedOperation(CoarseCancellationTokenSource source, Random random)
+    {
+        try
+        {
+            switch (random.Next(3))
+            {
+                case 0:
+                    source.CancelAfter(random.Next(1, 30));
+                    break;
+                case 1:
+                    source.CancelAfter(Timeout.Infinite);
+                    break;
+                default:
+#if NET
+                    source.TryReset();
+#else
+                    source.CancelAfter(random.Next(1, 30));
+#endif
+                    break;
+            }
+        }
+        catch (ObjectDisposedException)
+        {
+        }
+    }
+
+    /// <summary>
+    /// A timeout source used by one thread, which records the due time of its last arms (clock units, measured from just
+    /// before the call) so that its cancellation can be checked against them.
+    /// </summary>
+    private sealed class OwnedSource
+    {
+        private const int Remembered = 4;
+        private readonly ManualEngine _engine;
+        private readonly System.Collections.Concurrent.ConcurrentQueue<string> _failures;
+        private readonly long[] _dues = new long[Remembered];
+        private int _arms;
+        private CoarseCancellationTokenSource _source = null!;
+
+        public OwnedSource(ManualEngine engine, System.Collections.Concurrent.ConcurrentQueue<string> failures)
+        {
+            _engine = engine;
+            _failures = failures;
+            Replace();
+        }
+
+        public bool IsCancellationRequested => _source.IsCancellationRequested;
+
+        /// <summary>Disposes the current source and starts a new one with no arms.</summary>
+        public void Replace()
+        {
+            _source?.Dispose();
+            var source = new CoarseCancellationTokenSource(_engine.Engine);
+            _arms = 0;
+            source.Token.Register(() => Check(source));
+            _source = source;
+        }
+
+        public void Arm(int milliseconds)
+        {
+            if (_source.IsCancellationRequested)
+            {
+                Replace();
+            }
+
+            Volatile.Write(ref _dues[_arms % Remembered], milliseconds == Timeout.Infinite ? long.MaxValue : _engine.Clock.GetTimestamp() + (milliseconds * 1000L));
+            Volatile.Write(ref _arms, _arms + 1);
+            _source.CancelAfter(milliseconds);
+        }
+
+        public void TryReset()
+        {
+#if NET
+            if (_source.TryReset())
+            {
+                // Reset: nothing armed any more, and the source must not cancel from an earlier arm.
+                for (var i = 0; i < Remembered; i++)
+                {
+                    Volatile.Write(ref _dues[i], long.MaxValue);
+                }
+            }
+#endif
+        }
+
+        public void Dispose() => _source.Dispose();
+
+        // Runs on the driver's thread when the source cancels: some recent arm must be due by now.
+        private void Check(CoarseCancellationTokenSource source)
+        {
+            if (!ReferenceEquals(source, Volatile.Read(ref _source)))
+            {
+                return;
+            }
+
+            var now = _engine.Clock.GetTimestamp();
+            var earliest = long.MaxValue;
+            for (var i = 0; i < Math.Min(Volatile.Read(ref _arms), Remembered); i++)
+            {
+                earliest = Math.Min(earliest, Volatile.Read(ref _dues[i]));
+            }
+
+            if (now < earliest)
+            {
+                _failures.Enqueue(earliest == long.MaxValue
+                    ? $"a source cancelled at {now} with nothing armed"
+                    : $"a source cancelled at {now}, {(earliest - now) / 1000.0} ms before the earliest of its last arms was due");
+            }
+        }
+    }
+
+    /// <summary>
     /// Runs <paramref name="work"/> on <paramref name="threads"/> threads while one more moves the manual clock and runs
     /// the driver's loop body, as the driver thread would; returns once both are done.
     /// </summary>

@@ -292,7 +292,8 @@ internal sealed class TimerEngine
     // Called after an unsealed entry was linked: a driver that cleared the flag before the link either sealed the shard
     // after it, or finds the flag set again here and seals a tick after its last seal. In steady traffic the flag is
     // already set: one read.
-    private void NoteUnsealed()
+    /// <summary>Tells the driver an entry awaits sealing (after a schedule by delay, outside the shard lock).</summary>
+    internal void NoteUnsealed()
     {
         if (Volatile.Read(ref _sealPending) == 0 && Interlocked.CompareExchange(ref _sealPending, 1, 0) == 0)
         {

@@ -326,36 +326,70 @@ internal sealed class TimerShard
     /// <summary>As <see cref="Cancel(TimerTicket)"/>, for the expiry of <paramref name="entry"/> numbered <paramref name="generation"/>.</summary>
     public bool Cancel(TimerEntry entry, int generation)
     {
-        Debug.Assert(ReferenceEquals(entry.Shard, this), "a ticket is cancelled on its entry's own shard");
         Enter();
         try
         {
-            if (entry.Generation != generation || entry.Slot == -1)
-            {
-                return false;
-            }
-
-            if (entry.Slot == UnsealedSlot)
-            {
-                UnlinkUnsealed(entry);
-            }
-            else if (entry.Slot == LongUnsealedSlot)
-            {
-                UnlinkLong(entry);
-            }
-            else
-            {
-                _wheel.Remove(entry);
-            }
-
-            Release(entry);
-            _cancelled++;
-            return true;
+            return CancelLocked(entry, generation);
         }
         finally
         {
             Exit();
         }
+    }
+
+    /// <summary>
+    /// Takes the shard's lock for a target that keeps the state of its expiry under it instead of a lock of its own
+    /// (<see cref="CoarseCancellationTokenSource"/>: its ticket and disposed flag), so that re-arming or disposing it
+    /// takes one lock, not two. Pair with <see cref="ExitLock"/>; take nothing else while it is held.
+    /// </summary>
+    public void EnterLock() => Enter();
+
+    /// <summary>Releases the lock taken by <see cref="EnterLock"/>.</summary>
+    public void ExitLock() => Exit();
+
+    /// <summary>
+    /// Caller holds the lock (<see cref="EnterLock"/>). Replaces the expiry <paramref name="ticket"/> names (none, or one
+    /// scheduled on this shard) by a new one due <paramref name="milliseconds"/> after its seal, or by none for
+    /// <see cref="Timeout.Infinite"/>. The caller then tells the engine an entry awaits sealing
+    /// (<see cref="TimerEngine.NoteUnsealed"/>) once the lock is released.
+    /// </summary>
+    public void RearmLocked(ITimerTarget target, ref TimerTicket ticket, long milliseconds)
+    {
+        CancelLocked(ticket);
+        ticket = milliseconds == Timeout.Infinite ? default : ScheduleDeferredLocked(target, milliseconds);
+    }
+
+    /// <summary>
+    /// Caller holds the lock (<see cref="EnterLock"/>). Unlinks the expiry <paramref name="ticket"/> names (none, or one
+    /// scheduled on this shard) if it is still pending; returns false when there was none or it already expired.
+    /// </summary>
+    public bool CancelLocked(TimerTicket ticket) => !ticket.IsNone && CancelLocked(ticket.Entry!, ticket.Generation);
+
+    // Caller holds _lock.
+    private bool CancelLocked(TimerEntry entry, int generation)
+    {
+        Debug.Assert(ReferenceEquals(entry.Shard, this), "a ticket is cancelled on its entry's own shard");
+        if (entry.Generation != generation || entry.Slot == -1)
+        {
+            return false;
+        }
+
+        if (entry.Slot == UnsealedSlot)
+        {
+            UnlinkUnsealed(entry);
+        }
+        else if (entry.Slot == LongUnsealedSlot)
+        {
+            UnlinkLong(entry);
+        }
+        else
+        {
+            _wheel.Remove(entry);
+        }
+
+        Release(entry);
+        _cancelled++;
+        return true;
     }
 
     /// <summary>
