@@ -304,15 +304,20 @@ public sealed partial class CoarseTimer : TimerEntry, ITimerTarget
 #endif
     }
 
+    // May run on a thread-pool thread after the last callback: it must not throw. The BCL signals the handle as an event
+    // (SetEvent on its handle): an event is set, any other kind of handle (a Semaphore, a Mutex) is left as it is, and a
+    // handle closed in the meantime is not an error.
     private static void Signal(object? waiter)
     {
         if (waiter is EventWaitHandle eventHandle)
         {
-            eventHandle.Set();
-        }
-        else if (waiter is Semaphore semaphore)
-        {
-            semaphore.Release();
+            try
+            {
+                eventHandle.Set();
+            }
+            catch (ObjectDisposedException)
+            {
+            }
         }
         else if (waiter is TaskCompletionSource<bool> completion)
         {
@@ -340,7 +345,7 @@ public sealed partial class CoarseTimer : TimerEntry, ITimerTarget
 
         if (dueTime != Timeout.Infinite && periodic is null && period is not (0 or Timeout.Infinite))
         {
-            periodic = new PeriodicSchedule(this);
+            periodic = new PeriodicSchedule(this, rootOwner: (_status & ProviderTimerFlag) != 0);
         }
 
         Periodic = periodic;

@@ -140,21 +140,16 @@ public sealed partial class CoarseTimer : ITimer
     }
 
     /// <summary>
-    /// Stops the timer and signals <paramref name="notifyObject"/> (an <see cref="EventWaitHandle"/> or a
-    /// <see cref="Semaphore"/>) once no callback is running. Returns false if the timer was already disposed (and then
-    /// signals nothing), as <see cref="System.Threading.Timer.Dispose(WaitHandle)"/>.
+    /// Stops the timer and signals <paramref name="notifyObject"/> once no callback is running. Returns false if the
+    /// timer was already disposed (and then signals nothing), as <see cref="System.Threading.Timer.Dispose(WaitHandle)"/>,
+    /// which sets the handle as an event: an <see cref="EventWaitHandle"/> is set; any other kind of handle (a
+    /// <see cref="Semaphore"/>, a <see cref="Mutex"/>) is accepted and left unsignalled, as the BCL leaves it.
     /// </summary>
     public bool Dispose(WaitHandle notifyObject)
     {
         if (notifyObject is null)
         {
             throw new ArgumentNullException(nameof(notifyObject));
-        }
-
-        if (notifyObject is not EventWaitHandle and not Semaphore)
-        {
-            // Checked here, not when signalling: a throw on the callback's thread would take the process down.
-            throw new NotSupportedException("Dispose(WaitHandle) signals an EventWaitHandle or a Semaphore.");
         }
 
         return Close(notifyObject, completion: null);

@@ -29,6 +29,65 @@ public class TimeProviderTests
     }
 
     [Fact]
+    public void An_unreferenced_periodic_provider_timer_keeps_ticking_after_collections_as_the_system_providers()
+    {
+        // TimeProvider.System's timers are rooted by their queue while armed; a dropped ITimer keeps ticking there.
+        var engine = new ManualEngine();
+        var fired = 0;
+        StartAndForget(new CoarseTimeProvider(engine.Engine), () => Interlocked.Increment(ref fired));
+        for (var round = 1; round <= 3; round++)
+        {
+            GC.Collect();
+            GC.WaitForPendingFinalizers();
+            engine.Advance(100);
+            Assert.Equal(round, fired);
+        }
+    }
+
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+    private static void StartAndForget(TimeProvider provider, Action onTick) =>
+        _ = provider.CreateTimer(_ => onTick(), null, TimeSpan.FromMilliseconds(100), TimeSpan.FromMilliseconds(100));
+
+#if NET
+    [Fact]
+    public async System.Threading.Tasks.Task A_PeriodicTimer_loop_on_the_provider_keeps_running_when_nothing_else_references_it()
+    {
+        var engine = new ManualEngine();
+        var ticks = 0;
+
+        // No token: one would root the loop through its registration. The loop ends with the test's manual engine.
+        StartLoop(new CoarseTimeProvider(engine.Engine), () => Interlocked.Increment(ref ticks));
+        for (var round = 1; round <= 3; round++)
+        {
+            GC.Collect();
+            GC.WaitForPendingFinalizers();
+            engine.Advance(100);
+
+            // The loop resumes on the thread pool after each tick.
+            var deadline = DateTime.UtcNow.AddSeconds(30);
+            while (Volatile.Read(ref ticks) < round && DateTime.UtcNow < deadline)
+            {
+                await System.Threading.Tasks.Task.Delay(1);
+            }
+
+            Assert.Equal(round, Volatile.Read(ref ticks));
+        }
+    }
+
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+    private static void StartLoop(TimeProvider provider, Action onTick) => _ = Loop(provider, onTick);
+
+    private static async System.Threading.Tasks.Task Loop(TimeProvider provider, Action onTick)
+    {
+        using var timer = new PeriodicTimer(TimeSpan.FromMilliseconds(100), provider);
+        while (await timer.WaitForNextTickAsync())
+        {
+            onTick();
+        }
+    }
+#endif
+
+    [Fact]
     public void Options_constructor_validates()
     {
         Assert.Throws<ArgumentNullException>("options", () => new CoarseTimeProvider((CoarseTimerOptions)null!));

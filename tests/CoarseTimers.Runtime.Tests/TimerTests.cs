@@ -284,6 +284,50 @@ public class TimerTests
     }
 
     [Fact]
+    public void Dispose_WaitHandle_leaves_a_semaphore_or_mutex_unsignalled_and_does_not_throw_as_the_BCLs()
+    {
+        // The BCL sets the handle as an event: other kinds are accepted and left alone (a full semaphore must not throw).
+        bool Dispose(Func<WaitHandle, bool> dispose, WaitHandle handle) => dispose(handle);
+        using var bclSemaphore = new Semaphore(0, 1);
+        using var ourSemaphore = new Semaphore(0, 1);
+        using var bclFull = new Semaphore(1, 1);
+        using var ourFull = new Semaphore(1, 1);
+        using var bclMutex = new Mutex();
+        using var ourMutex = new Mutex();
+        var engine = new ManualEngine();
+        TimerCallback noop = _ => { };
+        foreach (var (bcl, ours) in new[] { (bclSemaphore, ourSemaphore), (bclFull, ourFull), ((WaitHandle)bclMutex, (WaitHandle)ourMutex) })
+        {
+            var bclResult = Dispose(new Timer(noop, null, Timeout.Infinite, Timeout.Infinite).Dispose, bcl);
+            var ourResult = Dispose(new CoarseTimer(engine.Engine, noop, null, Timeout.Infinite, Timeout.Infinite, false).Dispose, ours);
+            Assert.Equal(bclResult, ourResult);
+        }
+
+        Assert.False(ourSemaphore.WaitOne(0));
+        Assert.Equal(bclSemaphore.WaitOne(0), ourSemaphore.WaitOne(0));
+    }
+
+    [Fact]
+    public async Task Dispose_WaitHandle_with_a_full_semaphore_or_a_closed_event_survives_the_running_callback()
+    {
+        // The signal comes from the callback's thread once it returns (inline here): it must not throw there, where
+        // on the thread pool it would end the process.
+        foreach (var handle in new WaitHandle[] { new Semaphore(1, 1), new ManualResetEvent(false) })
+        {
+            var engine = new ManualEngine();
+            using var entered = new ManualResetEventSlim();
+            using var release = new ManualResetEventSlim();
+            var timer = new CoarseTimer(engine.Engine, _ => { entered.Set(); release.Wait(); }, null, 10, 0, false);
+            var driver = Task.Run(() => engine.Advance(20));
+            Assert.True(entered.Wait(TimeSpan.FromSeconds(30)));
+            Assert.True(timer.Dispose(handle));
+            handle.Dispose();
+            release.Set();
+            await driver.WaitAsync(TimeSpan.FromSeconds(30));
+        }
+    }
+
+    [Fact]
     public void Callback_runs_in_the_creators_ExecutionContext()
     {
         // Forced on, so the capturing path also runs on Mono, whose own timer flows no context.

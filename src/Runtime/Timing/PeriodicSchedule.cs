@@ -10,13 +10,20 @@ namespace CoarseTimers.Timing;
 /// allocation costs more than the rest of a timer's creation (docs/runtime.md, "Where the time goes"), so here only a
 /// timer armed periodic pays it, once (a <see cref="WeakReference"/> frees its handle from its own finalizer). A one-shot
 /// timer needs neither: it fires at most once whether or not it is still referenced, as a BCL timer does when no
-/// collection comes before its due time.
+/// collection comes before its due time. A timer from <see cref="CoarseTimeProvider"/> is held strongly instead, as
+/// <c>TimeProvider.System</c>'s timers are rooted by their queue while armed: a <c>PeriodicTimer</c> loop awaiting
+/// one keeps running when nothing else references it.
 /// </summary>
 internal sealed class PeriodicSchedule : WeakReference, ITimerTarget
 {
-    public PeriodicSchedule(CoarseTimer owner)
+    // Set only for a timer that must run while armed even when unreferenced (a provider's): the wheel entry roots this
+    // schedule while it is pending, and so the timer; released with the entry when the timer stops or is disposed.
+    private readonly ITimerTarget? _rootedOwner;
+
+    public PeriodicSchedule(CoarseTimer owner, bool rootOwner)
         : base(owner)
     {
+        _rootedOwner = rootOwner ? owner : null;
     }
 
     /// <summary>When the current period is due, in the engine clock's units.</summary>
@@ -34,7 +41,7 @@ internal sealed class PeriodicSchedule : WeakReference, ITimerTarget
     /// </summary>
     void ITimerTarget.OnExpired(TimerTicket ticket)
     {
-        if (Target is ITimerTarget timer)
+        if ((_rootedOwner ?? Target) is ITimerTarget timer)
         {
             timer.OnExpired(ticket);
         }
