@@ -80,7 +80,16 @@ public class CoarseCancellationTokenSource : CancellationTokenSource, ITimerTarg
     public new void CancelAfter(TimeSpan delay) => CancelAfterCore(TimeoutArguments.CheckDelay(delay, nameof(delay)));
 
     /// <summary>Schedules cancellation after <paramref name="millisecondsDelay"/>, replacing any earlier schedule (as <see cref="CancellationTokenSource.CancelAfter(int)"/>).</summary>
-    public new void CancelAfter(int millisecondsDelay) => CancelAfterCore(TimeoutArguments.Check(millisecondsDelay, nameof(millisecondsDelay)));
+    public new void CancelAfter(int millisecondsDelay)
+    {
+        // .NET Framework and Mono check for disposal first, .NET Core the argument first (a racy read, as theirs).
+        if (RuntimeTimer.HasReferenceSourceTimers && Volatile.Read(ref _disposed))
+        {
+            ThrowDisposed();
+        }
+
+        CancelAfterCore(TimeoutArguments.Check(millisecondsDelay, nameof(millisecondsDelay)));
+    }
 
 #if NET
     /// <summary>
@@ -268,7 +277,9 @@ public class CoarseCancellationTokenSource : CancellationTokenSource, ITimerTarg
     {
         if (_disposed)
         {
-            throw new ObjectDisposedException(null, "The CancellationTokenSource has been disposed.");
+            ThrowDisposed();
         }
     }
+
+    private static void ThrowDisposed() => throw new ObjectDisposedException(null, "The CancellationTokenSource has been disposed.");
 }

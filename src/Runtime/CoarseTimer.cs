@@ -48,7 +48,7 @@ public sealed partial class CoarseTimer : ITimer
 
     /// <summary>Creates a timer (as <see cref="System.Threading.Timer(TimerCallback, object?, TimeSpan, TimeSpan)"/>).</summary>
     public CoarseTimer(TimerCallback callback, object? state, TimeSpan dueTime, TimeSpan period)
-        : this(TimerEngine.Default, callback, state, TimeoutArguments.Check(dueTime, nameof(dueTime)), TimeoutArguments.Check(period, nameof(period)), false)
+        : this(TimerEngine.Default, callback, state, TimeoutArguments.Check(dueTime, RuntimeTimer.IsNetFramework ? "dueTm" : nameof(dueTime)), TimeoutArguments.Check(period, RuntimeTimer.IsNetFramework ? "periodTm" : nameof(period)), false)
     {
     }
 
@@ -69,7 +69,7 @@ public sealed partial class CoarseTimer : ITimer
     {
         if (callback is null)
         {
-            throw new ArgumentNullException(nameof(callback));
+            throw new ArgumentNullException(RuntimeTimer.IsNetFramework ? "TimerCallback" : nameof(callback));
         }
 
         if (isProviderTimer)
@@ -93,7 +93,9 @@ public sealed partial class CoarseTimer : ITimer
     public bool Change(long dueTime, long period) => ChangeCore(TimeoutArguments.CheckTimer(dueTime, period), period);
 
     /// <summary>Changes the due time and period (as <see cref="System.Threading.Timer.Change(TimeSpan, TimeSpan)"/>); false once disposed.</summary>
-    public bool Change(TimeSpan dueTime, TimeSpan period) => ChangeCore(TimeoutArguments.Check(dueTime, nameof(dueTime)), TimeoutArguments.Check(period, nameof(period)));
+    public bool Change(TimeSpan dueTime, TimeSpan period) => RuntimeTimer.HasReferenceSourceTimers
+        ? Change((long)dueTime.TotalMilliseconds, (long)period.TotalMilliseconds) // as .NET Framework's, which forwards to the long overload
+        : ChangeCore(TimeoutArguments.Check(dueTime, nameof(dueTime)), TimeoutArguments.Check(period, nameof(period)));
 
     /// <summary>Changes the due time and period (as <see cref="System.Threading.Timer.Change(uint, uint)"/>); false once disposed.</summary>
     [CLSCompliant(false)]

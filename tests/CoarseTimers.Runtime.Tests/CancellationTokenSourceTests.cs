@@ -103,6 +103,21 @@ public class CancellationTokenSourceTests
         Assert.False(source.IsCancellationRequested);
     }
 
+    [Theory]
+    [InlineData(-2)]
+    [InlineData(-1)]
+    [InlineData(10)]
+    public void CancelAfter_on_a_disposed_source_checks_disposal_and_argument_in_the_runtimes_order(int milliseconds)
+    {
+        // .NET Core checks the int argument first; .NET Framework and Mono (reference source) check disposal first.
+        var bcl = new CancellationTokenSource();
+        var ours = new CoarseCancellationTokenSource();
+        bcl.Dispose();
+        ours.Dispose();
+        Same.Outcome(() => bcl.CancelAfter(milliseconds), () => ours.CancelAfter(milliseconds));
+        Same.Outcome(() => bcl.CancelAfter(TimeSpan.FromMilliseconds(milliseconds)), () => ours.CancelAfter(TimeSpan.FromMilliseconds(milliseconds)));
+    }
+
     [Fact]
     public void Disposing_before_the_timeout_leaves_nothing_pending()
     {

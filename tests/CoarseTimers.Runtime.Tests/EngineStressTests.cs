@@ -293,16 +293,14 @@ public class EngineStressTests
 
     /// <summary>
     /// A timeout source used by one thread, which records the due time of its last arms (clock units, measured from just
-    /// before the call) so that its cancellation can be checked against them.
+    /// before the call) so that its cancellation can be checked against them. Each source has its own record: a source
+    /// replaced while an expiry is cancelling it (as a BCL timer may race Dispose) is checked against its own arms.
     /// </summary>
     private sealed class OwnedSource
     {
-        private const int Remembered = 4;
         private readonly ManualEngine _engine;
         private readonly System.Collections.Concurrent.ConcurrentQueue<string> _failures;
-        private readonly long[] _dues = new long[Remembered];
-        private int _arms;
-        private CoarseCancellationTokenSource _source = null!;
+        private Armed _current = null!;
 
         public OwnedSource(ManualEngine engine, System.Collections.Concurrent.ConcurrentQueue<string> failures)
         {
@@ -311,55 +309,70 @@ public class EngineStressTests
             Replace();
         }
 
-        public bool IsCancellationRequested => _source.IsCancellationRequested;
+        public bool IsCancellationRequested => _current.Source.IsCancellationRequested;
 
         /// <summary>Disposes the current source and starts a new one with no arms.</summary>
         public void Replace()
         {
-            _source?.Dispose();
-            var source = new CoarseCancellationTokenSource(_engine.Engine);
-            _arms = 0;
-            source.Token.Register(() => Check(source));
-            _source = source;
+            _current?.Source.Dispose();
+            var armed = new Armed(new CoarseCancellationTokenSource(_engine.Engine));
+            armed.Source.Token.Register(() => armed.Check(_engine.Clock.GetTimestamp(), _failures));
+            _current = armed;
         }
 
         public void Arm(int milliseconds)
         {
-            if (_source.IsCancellationRequested)
+            if (_current.Source.IsCancellationRequested)
             {
                 Replace();
             }
 
-            Volatile.Write(ref _dues[_arms % Remembered], milliseconds == Timeout.Infinite ? long.MaxValue : _engine.Clock.GetTimestamp() + (milliseconds * 1000L));
-            Volatile.Write(ref _arms, _arms + 1);
-            _source.CancelAfter(milliseconds);
+            _current.Record(milliseconds == Timeout.Infinite ? long.MaxValue : _engine.Clock.GetTimestamp() + (milliseconds * 1000L));
+            _current.Source.CancelAfter(milliseconds);
         }
 
         public void TryReset()
         {
 #if NET
-            if (_source.TryReset())
+            if (_current.Source.TryReset())
             {
                 // Reset: nothing armed any more, and the source must not cancel from an earlier arm.
-                for (var i = 0; i < Remembered; i++)
-                {
-                    Volatile.Write(ref _dues[i], long.MaxValue);
-                }
+                _current.Forget();
             }
 #endif
         }
 
-        public void Dispose() => _source.Dispose();
+        public void Dispose() => _current.Source.Dispose();
+    }
+
+    /// <summary>One source and the due times of its last <see cref="Remembered"/> arms (written by its owner, read when it cancels).</summary>
+    private sealed class Armed
+    {
+        private const int Remembered = 4;
+        private readonly long[] _dues = new long[Remembered];
+        private int _arms;
+
+        public Armed(CoarseCancellationTokenSource source) => Source = source;
+
+        public CoarseCancellationTokenSource Source { get; }
+
+        public void Record(long due)
+        {
+            Volatile.Write(ref _dues[_arms % Remembered], due);
+            Volatile.Write(ref _arms, _arms + 1);
+        }
+
+        public void Forget()
+        {
+            for (var i = 0; i < Remembered; i++)
+            {
+                Volatile.Write(ref _dues[i], long.MaxValue);
+            }
+        }
 
         // Runs on the driver's thread when the source cancels: some recent arm must be due by now.
-        private void Check(CoarseCancellationTokenSource source)
+        public void Check(long now, System.Collections.Concurrent.ConcurrentQueue<string> failures)
         {
-            if (!ReferenceEquals(source, Volatile.Read(ref _source)))
-            {
-                return;
-            }
-
-            var now = _engine.Clock.GetTimestamp();
             var earliest = long.MaxValue;
             for (var i = 0; i < Math.Min(Volatile.Read(ref _arms), Remembered); i++)
             {
@@ -368,7 +381,7 @@ public class EngineStressTests
 
             if (now < earliest)
             {
-                _failures.Enqueue(earliest == long.MaxValue
+                failures.Enqueue(earliest == long.MaxValue
                     ? $"a source cancelled at {now} with nothing armed"
                     : $"a source cancelled at {now}, {(earliest - now) / 1000.0} ms before the earliest of its last arms was due");
             }
