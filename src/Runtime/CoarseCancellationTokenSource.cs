@@ -50,7 +50,7 @@ public class CoarseCancellationTokenSource : CancellationTokenSource, ITimerTarg
 
     /// <summary>Creates a source that cancels itself after <paramref name="delay"/> (as <see cref="CancellationTokenSource(TimeSpan)"/>).</summary>
     public CoarseCancellationTokenSource(TimeSpan delay)
-        : this(TimerEngine.Default, TimeoutArguments.CheckDelay(delay, nameof(delay)))
+        : this(TimerEngine.Default, TimeoutArguments.CheckTimeout(delay, nameof(delay)))
     {
     }
 
@@ -77,7 +77,7 @@ public class CoarseCancellationTokenSource : CancellationTokenSource, ITimerTarg
     }
 
     /// <summary>Schedules cancellation after <paramref name="delay"/>, replacing any earlier schedule (as <see cref="CancellationTokenSource.CancelAfter(TimeSpan)"/>).</summary>
-    public new void CancelAfter(TimeSpan delay) => CancelAfterCore(TimeoutArguments.CheckDelay(delay, nameof(delay)));
+    public new void CancelAfter(TimeSpan delay) => CancelAfterCore(TimeoutArguments.CheckTimeout(delay, nameof(delay)));
 
     /// <summary>Schedules cancellation after <paramref name="millisecondsDelay"/>, replacing any earlier schedule (as <see cref="CancellationTokenSource.CancelAfter(int)"/>).</summary>
     public new void CancelAfter(int millisecondsDelay)

@@ -36,7 +36,8 @@ namespace CoarseTimers;
 /// buckets are per shard, so registrations from different threads do not meet on one lock.</item>
 /// <item>Callbacks of every caller in a bucket run one after another on the thread that cancels it (a thread-pool
 /// thread), as a private source's callbacks run on its timer's thread.</item>
-/// <item>A delay of 0 returns an already-cancelled token, as <c>new CancellationTokenSource(0).Token</c>. An infinite
+/// <item>A delay of 0 returns an already-cancelled token, as <c>new CancellationTokenSource(0).Token</c>; a non-zero
+/// delay under a millisecond counts as 1 ms (the BCL queues a timer for it rather than cancel at once). An infinite
 /// delay (-1 ms, <see cref="Timeout.InfiniteTimeSpan"/>) returns <see cref="CancellationToken.None"/>:
 /// <c>CanBeCanceled</c> is then false, where <c>new CancellationTokenSource(-1).Token.CanBeCanceled</c> is true.</item>
 /// </list>
@@ -44,7 +45,7 @@ namespace CoarseTimers;
 public static class CoarseTimeout
 {
     /// <summary>A token cancelled at or after now + <paramref name="delay"/> (argument checks as <see cref="CancellationTokenSource(TimeSpan)"/>).</summary>
-    public static CancellationToken After(TimeSpan delay) => After(TimerEngine.Default, TimeoutArguments.CheckDelay(delay, nameof(delay)));
+    public static CancellationToken After(TimeSpan delay) => After(TimerEngine.Default, TimeoutArguments.CheckTimeout(delay, nameof(delay)));
 
     /// <summary>A token cancelled at or after now + <paramref name="millisecondsDelay"/> (argument checks as <see cref="CancellationTokenSource(int)"/>).</summary>
     public static CancellationToken After(int millisecondsDelay) => After(TimerEngine.Default, TimeoutArguments.Check(millisecondsDelay, nameof(millisecondsDelay)));
@@ -56,7 +57,7 @@ public static class CoarseTimeout
     /// they would arm or reset a BCL timer beside the bucket's registration, which stays.
     /// </summary>
     public static CancellationTokenSource CreateLinkedTokenSource(CancellationToken token, TimeSpan delay) =>
-        CreateLinked(TimerEngine.Default, token, TimeoutArguments.CheckDelay(delay, nameof(delay)));
+        CreateLinked(TimerEngine.Default, token, TimeoutArguments.CheckTimeout(delay, nameof(delay)));
 
     /// <summary>As <see cref="CreateLinkedTokenSource(CancellationToken, TimeSpan)"/>, with the delay in milliseconds (checks as <c>CancelAfter(int)</c>).</summary>
     public static CancellationTokenSource CreateLinkedTokenSource(CancellationToken token, int millisecondsDelay) =>

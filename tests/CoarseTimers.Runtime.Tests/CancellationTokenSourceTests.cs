@@ -104,6 +104,32 @@ public class CancellationTokenSourceTests
     }
 
     [Theory]
+    [InlineData(5_000)] // 0.5 ms
+    [InlineData(1)]
+    [InlineData(-1)]
+    [InlineData(-5_000)]
+    public void A_timeout_under_a_millisecond_is_not_cancelled_at_once_and_never_before_it(long ticks)
+    {
+        // The BCL cancels at once only for TimeSpan.Zero; truncating 0.5 ms to 0 would cancel early, inline.
+        var engine = new ManualEngine(resolutionMilliseconds: 1);
+        var delay = TimeSpan.FromTicks(ticks);
+        using var source = new CoarseCancellationTokenSource(engine.Engine, TimeoutArguments.CheckTimeout(delay, "delay"));
+        using var rearmed = new CoarseCancellationTokenSource(engine.Engine);
+        rearmed.CancelAfterCore(TimeoutArguments.CheckTimeout(delay, "delay"));
+        var token = CoarseTimeout.After(engine.Engine, TimeoutArguments.CheckTimeout(delay, "delay"));
+        Assert.False(source.IsCancellationRequested);
+        Assert.False(rearmed.IsCancellationRequested);
+        Assert.False(token.IsCancellationRequested);
+        engine.Advance(0.9);
+        Assert.False(source.IsCancellationRequested);
+        engine.Advance(10);
+        Assert.True(source.IsCancellationRequested);
+        Assert.True(rearmed.IsCancellationRequested);
+        Assert.True(token.IsCancellationRequested);
+        Assert.True(new CoarseCancellationTokenSource(TimeSpan.Zero).IsCancellationRequested);
+    }
+
+    [Theory]
     [InlineData(-2)]
     [InlineData(-1)]
     [InlineData(10)]

@@ -107,6 +107,18 @@ internal static class TimeoutArguments
         return Check(delay, paramName);
     }
 
+    /// <summary>
+    /// Checks the <see cref="TimeSpan"/> timeout of a source or token (a constructor, <c>CancelAfter</c>,
+    /// <see cref="CoarseTimeout"/>) as <see cref="CheckDelay"/>, but a non-zero delay under a millisecond is 1 ms, not 0:
+    /// the BCL cancels a source at once only for <see cref="TimeSpan.Zero"/> and otherwise queues a timer, so truncating
+    /// 0.5 ms to 0 would cancel before the time asked, on the caller's thread.
+    /// </summary>
+    public static long CheckTimeout(TimeSpan delay, string paramName)
+    {
+        var milliseconds = CheckDelay(delay, paramName);
+        return milliseconds == 0 && delay != TimeSpan.Zero ? 1 : milliseconds;
+    }
+
 #if !NET
     private static readonly Lazy<bool> s_delayLimitedToInt32 = new(static () =>
     {
