@@ -37,7 +37,8 @@ namespace CoarseTimers;
 /// <item>Callbacks of every caller in a bucket run one after another on the thread that cancels it (a thread-pool
 /// thread), as a private source's callbacks run on its timer's thread.</item>
 /// <item>A delay of 0 returns an already-cancelled token, as <c>new CancellationTokenSource(0).Token</c>; a non-zero
-/// delay under a millisecond counts as 1 ms (the BCL queues a timer for it rather than cancel at once). An infinite
+/// delay under a millisecond counts as 1 ms (the BCL queues a timer for it rather than cancel at once), and so does 0
+/// in <see cref="CreateLinkedTokenSource(CancellationToken, TimeSpan)"/>, as <c>CancelAfter(0)</c> queues one. An infinite
 /// delay (-1 ms, <see cref="Timeout.InfiniteTimeSpan"/>) returns <see cref="CancellationToken.None"/>:
 /// <c>CanBeCanceled</c> is then false, where <c>new CancellationTokenSource(-1).Token.CanBeCanceled</c> is true.</item>
 /// </list>
@@ -74,7 +75,8 @@ public static class CoarseTimeout
     /// <summary>The linked source for a validated delay on <paramref name="engine"/>.</summary>
     internal static CancellationTokenSource CreateLinked(TimerEngine engine, CancellationToken token, long milliseconds) =>
         // The BCL's two-token linked source: two registrations (nodes reused on .NET Core), no timer. With an
-        // infinite delay the second token is None and is not registered; with 0 it is cancelled and cancels the new
-        // source at once.
-        CancellationTokenSource.CreateLinkedTokenSource(token, After(engine, milliseconds));
+        // infinite delay the second token is None and is not registered. A delay of 0 is the shortest bucket, not an
+        // already-cancelled token: CancelAfter(0) queues the BCL's timer, which cancels the source a moment later on
+        // the timer's thread, never inline in the call that links it.
+        CancellationTokenSource.CreateLinkedTokenSource(token, After(engine, milliseconds == 0 ? 1 : milliseconds));
 }

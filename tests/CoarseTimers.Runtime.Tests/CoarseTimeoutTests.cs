@@ -280,10 +280,19 @@ public class CoarseTimeoutTests
     }
 
     [Fact]
-    public void Linked_source_with_zero_is_cancelled_and_with_infinite_never_times_out()
+    public void Linked_source_with_zero_is_cancelled_soon_not_inline_and_with_infinite_never_times_out()
     {
+        // As CreateLinkedTokenSource(ct) + CancelAfter(0): the BCL's timer cancels it a moment later, on its own thread,
+        // so a callback registered right after the call does not run inside Register.
         var engine = new ManualEngine();
         using var zero = CoarseTimeout.CreateLinked(engine.Engine, CancellationToken.None, 0);
+        var ranInline = false;
+        var registering = true;
+        zero.Token.Register(() => ranInline = registering);
+        registering = false;
+        Assert.False(ranInline);
+        Assert.False(zero.IsCancellationRequested);
+        engine.Advance(20);
         Assert.True(zero.IsCancellationRequested);
 
         using var outer = new CancellationTokenSource();

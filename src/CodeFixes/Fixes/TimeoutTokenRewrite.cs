@@ -54,13 +54,18 @@ internal static class TimeoutTokenRewrite
             return null;
         }
 
+        // A disposed source stops its timer: its token, wherever it went, is then never cancelled. The shared token is,
+        // so it may only go where the use ends before the dispose: a call awaited on the spot. (A source never disposed
+        // fires wherever its token went, as the shared one does.)
+        var disposed = scope is UsingStatementSyntax || declaration.Parent is LocalDeclarationStatementSyntax { UsingKeyword.RawKind: not (int)SyntaxKind.None } ||
+            storage.References.Any(reference => IsDispose(reference.Parent));
         var edits = new List<DocumentEdit>();
         var tokenName = FreeName(TokenName(local.Name), scope, model, cancellationToken);
         foreach (var reference in storage.References)
         {
             switch (reference.Parent)
             {
-                case MemberAccessExpressionSyntax { Name.Identifier.ValueText: nameof(System.Threading.CancellationTokenSource.Token) } access when access.Expression == reference && IsPassedByValue(access):
+                case MemberAccessExpressionSyntax { Name.Identifier.ValueText: nameof(System.Threading.CancellationTokenSource.Token) } access when access.Expression == reference && IsPassedByValue(access) && (!disposed || IsPassedToAwaitedCall(access, scope)):
                     edits.Add(new DocumentEdit(access, current => SyntaxFactory.IdentifierName(tokenName).WithTriviaFrom(current)));
                     break;
                 case MemberAccessExpressionSyntax { Name.Identifier.ValueText: nameof(System.IDisposable.Dispose), Parent: InvocationExpressionSyntax { ArgumentList.Arguments.Count: 0, Parent: ExpressionStatementSyntax { Parent: BlockSyntax } dispose } }:
@@ -111,6 +116,50 @@ internal static class TimeoutTokenRewrite
             return BlockSplice.Mark(rewritten.Block.WithLeadingTrivia(rewritten.GetLeadingTrivia()).WithTrailingTrivia(rewritten.GetTrailingTrivia()));
         });
     }
+
+    private static bool IsDispose(SyntaxNode? parent) => parent is
+        MemberAccessExpressionSyntax { Name.Identifier.ValueText: nameof(System.IDisposable.Dispose), Parent: InvocationExpressionSyntax } or
+        ConditionalAccessExpressionSyntax { WhenNotNull: InvocationExpressionSyntax { Expression: MemberBindingExpressionSyntax { Name.Identifier.ValueText: nameof(System.IDisposable.Dispose) } } };
+
+    /// <summary>
+    /// A token handed to a call that is awaited where it is made (<c>await X(token)</c>, also through
+    /// <c>.ConfigureAwait(...)</c>): the operation ends before the code goes on, so before the source is disposed. A call
+    /// not awaited there (fire-and-forget, a task returned or stored, a constructor, a synchronous call that may register
+    /// on the token) could still hold it after the dispose, as could one awaited inside a lambda or local function
+    /// (which may run later, or go on after the source's own code has disposed it).
+    /// </summary>
+    private static bool IsPassedToAwaitedCall(SyntaxNode tokenRead, SyntaxNode sourceScope)
+    {
+        if (EnclosingFunction(tokenRead) != EnclosingFunction(sourceScope))
+        {
+            return false;
+        }
+
+        if (tokenRead.Parent?.Parent?.Parent is not InvocationExpressionSyntax call)
+        {
+            return false;
+        }
+
+        SyntaxNode awaited = call;
+        if (awaited.Parent is MemberAccessExpressionSyntax { Name.Identifier.ValueText: "ConfigureAwait" } configure && configure.Expression == awaited &&
+            configure.Parent is InvocationExpressionSyntax configured)
+        {
+            awaited = configured;
+        }
+
+        while (awaited.Parent is ParenthesizedExpressionSyntax parenthesized)
+        {
+            awaited = parenthesized;
+        }
+
+        return awaited.Parent is AwaitExpressionSyntax;
+    }
+
+    // The lambda, local function or member whose body holds node; top-level statements are one body.
+    private static SyntaxNode? EnclosingFunction(SyntaxNode node) =>
+        node.AncestorsAndSelf().FirstOrDefault(n => n is AnonymousFunctionExpressionSyntax or LocalFunctionStatementSyntax or MemberDeclarationSyntax) is GlobalStatementSyntax global
+            ? global.Parent
+            : node.AncestorsAndSelf().FirstOrDefault(n => n is AnonymousFunctionExpressionSyntax or LocalFunctionStatementSyntax or MemberDeclarationSyntax);
 
     /// <summary>A token value handed to a method or constructor (not by reference, not compared, not stored by us).</summary>
     private static bool IsPassedByValue(SyntaxNode tokenRead) =>

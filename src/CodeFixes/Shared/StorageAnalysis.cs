@@ -100,7 +100,9 @@ internal sealed class StorageAnalysis
                 return null;
         }
 
-        if (scope is null)
+        // Code in an inactive #if branch (another target framework of a multi-targeted project) is not bound: a use of
+        // the storage there cannot be checked, and a retyped declaration could break that target's build.
+        if (scope is null || IsNamedInInactiveCode(scope, symbol.Name))
         {
             return null;
         }
@@ -123,6 +125,36 @@ internal sealed class StorageAnalysis
 
         return new StorageAnalysis(declaredType, references, values);
     }
+
+    private static bool IsNamedInInactiveCode(SyntaxNode scope, string name)
+    {
+        foreach (var trivia in scope.DescendantTrivia(descendIntoTrivia: true))
+        {
+            if (trivia.IsKind(SyntaxKind.DisabledTextTrivia) && ContainsWord(trivia.ToString(), name))
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
+    // Whether text holds name as a whole identifier (not inside a longer one).
+    private static bool ContainsWord(string text, string name)
+    {
+        for (var at = text.IndexOf(name, StringComparison.Ordinal); at >= 0; at = text.IndexOf(name, at + 1, StringComparison.Ordinal))
+        {
+            var end = at + name.Length;
+            if ((at == 0 || !IsIdentifierPart(text[at - 1])) && (end == text.Length || !IsIdentifierPart(text[end])))
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
+    private static bool IsIdentifierPart(char c) => char.IsLetterOrDigit(c) || c == '_';
 
     /// <summary>The same analysis without one reference (the site a rewrite removes).</summary>
     public StorageAnalysis WithoutReference(SyntaxNode reference) =>

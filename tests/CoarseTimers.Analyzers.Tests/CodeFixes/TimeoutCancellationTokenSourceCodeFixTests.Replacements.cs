@@ -77,6 +77,88 @@ public partial class TimeoutCancellationTokenSourceTests
         """);
 
     [Theory]
+    [InlineData("_ = Background(cts.Token);")] // fire-and-forget: still running after the dispose
+    [InlineData("var pending = Background(cts.Token); await pending;")] // a task kept, awaited later
+    [InlineData("var request = new Request(cts.Token); await Background(request.Token);")] // stored by a constructor
+    [InlineData("Listen(cts.Token); await Task.Delay(10);")] // a synchronous call that may register on it
+    [InlineData("await Task.Run(async () => await Background(cts.Token));")] // awaited inside a lambda
+    [InlineData("await Task.WhenAll(Background(cts.Token), Background(cts.Token));")] // awaited through another call
+    public Task A_disposed_source_whose_token_may_outlive_the_dispose_keeps_a_source_of_its_own(string body) => Verify.VerifyAsync(
+        $$"""
+        using System.Threading;
+        using System.Threading.Tasks;
+
+        class C
+        {
+            async Task M()
+            {
+                using var cts = {|CT0002:new CancellationTokenSource(100)|};
+                {{body}}
+            }
+
+            static Task Background(CancellationToken token) => Task.Delay(Timeout.Infinite, token);
+
+            static void Listen(CancellationToken token) => token.Register(() => { });
+
+            sealed record Request(CancellationToken Token);
+        }
+        """,
+        $$"""
+        using System.Threading;
+        using System.Threading.Tasks;
+        using CoarseTimers;
+
+        class C
+        {
+            async Task M()
+            {
+                using var cts = new CoarseCancellationTokenSource(100);
+                {{body}}
+            }
+
+            static Task Background(CancellationToken token) => Task.Delay(Timeout.Infinite, token);
+
+            static void Listen(CancellationToken token) => token.Register(() => { });
+
+            sealed record Request(CancellationToken Token);
+        }
+        """);
+
+    [Fact]
+    public Task A_source_never_disposed_may_hand_its_token_anywhere_it_fires_as_the_shared_one() => Verify.VerifyAsync(
+        """
+        using System.Threading;
+        using System.Threading.Tasks;
+
+        class C
+        {
+            void M()
+            {
+                var cts = {|CT0002:new CancellationTokenSource(100)|};
+                _ = Background(cts.Token);
+            }
+
+            static Task Background(CancellationToken token) => Task.Delay(Timeout.Infinite, token);
+        }
+        """,
+        """
+        using System.Threading;
+        using System.Threading.Tasks;
+        using CoarseTimers;
+
+        class C
+        {
+            void M()
+            {
+                var ctsToken = CoarseTimeout.After(100);
+                _ = Background(ctsToken);
+            }
+
+            static Task Background(CancellationToken token) => Task.Delay(Timeout.Infinite, token);
+        }
+        """);
+
+    [Theory]
     [InlineData( // the finally held only the Dispose: the try becomes its body
         "try { await Task.Delay(1, cts.Token); Work(); } finally { cts.Dispose(); }",
         "await Task.Delay(1, ctsToken); Work();")]
@@ -84,8 +166,8 @@ public partial class TimeoutCancellationTokenSourceTests
         "try { await Task.Delay(1, cts.Token); } catch (OperationCanceledException) { Work(); } finally { cts.Dispose(); }",
         "try { await Task.Delay(1, ctsToken); } catch (OperationCanceledException) { Work(); }")]
     [InlineData( // the body declares a local: it stays a block, so the name cannot clash with one declared after it
-        "try { var done = Task.Delay(1, cts.Token); await done; } finally { cts.Dispose(); } var later = 1;",
-        "{ var done = Task.Delay(1, ctsToken); await done; } var later = 1;")]
+        "try { var done = await Task.Run(() => 1, cts.Token); } finally { cts.Dispose(); } var later = 1;",
+        "{ var done = await Task.Run(() => 1, ctsToken); } var later = 1;")]
     [InlineData( // anything else in the finally stays
         "try { await Task.Delay(1, cts.Token); } finally { cts?.Dispose(); Work(); }",
         "try { await Task.Delay(1, ctsToken); } finally { Work(); }")]
@@ -174,6 +256,52 @@ public partial class TimeoutCancellationTokenSourceTests
 
                     await stream.FlushAsync(outerToken);
                 }
+            }
+        }
+        """);
+
+    [Theory]
+    [InlineData("_cts = Make();")] // the other target assigns a BCL source: a retyped field would not compile there
+    [InlineData("Console.WriteLine(_cts);")] // any use the compiler cannot bind here
+    public Task No_fix_when_the_storage_is_named_in_an_inactive_preprocessor_branch(string otherTarget) => Verify.VerifyNotOfferedAsync(
+        $$"""
+        using System;
+        using System.Threading;
+
+        class C
+        {
+            private CancellationTokenSource? _cts;
+
+            public void Arm()
+            {
+        #if OTHER_TARGET_FRAMEWORK
+                {{otherTarget}}
+        #else
+                _cts = {|CT0002:new CancellationTokenSource(100)|};
+        #endif
+            }
+
+            public void Stop() => _cts?.Dispose();
+
+            private static CancellationTokenSource Make() => new CancellationTokenSource();
+        }
+        """);
+
+    [Fact]
+    public Task A_local_named_in_an_inactive_preprocessor_branch_keeps_its_declaration() => Verify.VerifyNotOfferedAsync(
+        """
+        using System.Threading;
+        using System.Threading.Tasks;
+
+        class C
+        {
+            async Task M()
+            {
+                var cts = {|CT0002:new CancellationTokenSource(100)|};
+        #if OTHER_TARGET_FRAMEWORK
+                cts = new CancellationTokenSource();
+        #endif
+                await Task.Delay(1, cts.Token);
             }
         }
         """);
