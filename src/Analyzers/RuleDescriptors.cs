@@ -19,7 +19,7 @@ internal static class RuleDescriptors
     public static readonly DiagnosticDescriptor TimeoutCancellationTokenSource = Create(
         DiagnosticIds.TimeoutCancellationTokenSource,
         title: "Use CoarseCancellationTokenSource for timeouts on a hot path",
-        messageFormat: "{0} schedules a BCL timer on a hot path ({1}); use CoarseCancellationTokenSource",
+        messageFormat: "{0} schedules a BCL timer on a hot path ({1}); use CoarseTimeout or CoarseCancellationTokenSource",
         description: "A CancellationTokenSource with a timeout, or CancelAfter, creates a BCL timer per operation; it is almost " +
             "always cancelled before it fires, but creating and deleting it takes the timer-queue lock. CoarseCancellationTokenSource " +
             "keeps the timeout in a sharded timing wheel.");
