@@ -57,15 +57,16 @@ internal static class TimeoutTokenRewrite
         // A disposed source stops its timer: its token, wherever it went, is then never cancelled. The shared token is,
         // so it may only go where the use ends before the dispose: a call awaited on the spot. (A source never disposed
         // fires wherever its token went, as the shared one does.)
-        var disposed = scope is UsingStatementSyntax || declaration.Parent is LocalDeclarationStatementSyntax { UsingKeyword.RawKind: not (int)SyntaxKind.None } ||
-            storage.References.Any(reference => IsDispose(reference.Parent));
+        var disposedByUsing = scope is UsingStatementSyntax || declaration.Parent is LocalDeclarationStatementSyntax { UsingKeyword.RawKind: not (int)SyntaxKind.None };
+        var disposed = disposedByUsing || storage.References.Any(reference => IsDispose(reference.Parent));
         var edits = new List<DocumentEdit>();
         var tokenName = FreeName(TokenName(local.Name), scope, model, cancellationToken);
         foreach (var reference in storage.References)
         {
             switch (reference.Parent)
             {
-                case MemberAccessExpressionSyntax { Name.Identifier.ValueText: nameof(System.Threading.CancellationTokenSource.Token) } access when access.Expression == reference && IsPassedByValue(access) && (!disposed || IsPassedToAwaitedCall(access, scope)):
+                case MemberAccessExpressionSyntax { Name.Identifier.ValueText: nameof(System.Threading.CancellationTokenSource.Token) } access when access.Expression == reference && IsPassedByValue(access) &&
+                    (!disposed || IsPassedToAwaitedCall(access, scope) || (disposedByUsing && IsLinkedIntoSourceDisposedFirst(access, scope, model, symbols, cancellationToken))):
                     edits.Add(new DocumentEdit(access, current => SyntaxFactory.IdentifierName(tokenName).WithTriviaFrom(current)));
                     break;
                 case MemberAccessExpressionSyntax { Name.Identifier.ValueText: nameof(System.IDisposable.Dispose), Parent: InvocationExpressionSyntax { ArgumentList.Arguments.Count: 0, Parent: ExpressionStatementSyntax { Parent: BlockSyntax } dispose } }:
@@ -153,6 +154,27 @@ internal static class TimeoutTokenRewrite
         }
 
         return awaited.Parent is AwaitExpressionSyntax;
+    }
+
+    /// <summary>
+    /// A token handed to <c>CancellationTokenSource.CreateLinkedTokenSource</c> whose result is a <c>using</c> local inside
+    /// the source's own <c>using</c> scope (<c>using var linked = CreateLinkedTokenSource(stopping, cts.Token)</c>): the
+    /// linked source is disposed first, which unregisters it from either token, so whatever holds the linked source's
+    /// token afterwards sees no cancellation from the shared token either.
+    /// </summary>
+    private static bool IsLinkedIntoSourceDisposedFirst(SyntaxNode tokenRead, SyntaxNode sourceScope, SemanticModel model, KnownSymbols symbols, CancellationToken cancellationToken)
+    {
+        if (tokenRead.Parent?.Parent?.Parent is not InvocationExpressionSyntax call ||
+            call.Parent is not EqualsValueClauseSyntax { Parent: VariableDeclaratorSyntax { Parent: VariableDeclarationSyntax linkedDeclaration } } ||
+            !(linkedDeclaration.Parent is LocalDeclarationStatementSyntax { UsingKeyword.RawKind: not (int)SyntaxKind.None } || linkedDeclaration.Parent is UsingStatementSyntax) ||
+            EnclosingFunction(call) != EnclosingFunction(sourceScope) ||
+            !sourceScope.Span.Contains(call.Span) && !(sourceScope is LocalDeclarationStatementSyntax && sourceScope.Parent is BlockSyntax block && block.Span.Contains(call.Span) && call.SpanStart > sourceScope.Span.End))
+        {
+            return false;
+        }
+
+        return model.GetSymbolInfo(call, cancellationToken).Symbol is IMethodSymbol { Name: nameof(System.Threading.CancellationTokenSource.CreateLinkedTokenSource) } method &&
+            method.ContainingType.Is(symbols.CancellationTokenSource);
     }
 
     // The lambda, local function or member whose body holds node; top-level statements are one body.

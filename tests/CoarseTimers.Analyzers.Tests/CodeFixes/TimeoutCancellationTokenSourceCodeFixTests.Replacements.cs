@@ -83,6 +83,7 @@ public partial class TimeoutCancellationTokenSourceTests
     [InlineData("Listen(cts.Token); await Task.Delay(10);")] // a synchronous call that may register on it
     [InlineData("await Task.Run(async () => await Background(cts.Token));")] // awaited inside a lambda
     [InlineData("await Task.WhenAll(Background(cts.Token), Background(cts.Token));")] // awaited through another call
+    [InlineData("var linked = CancellationTokenSource.CreateLinkedTokenSource(cts.Token); await Background(linked.Token);")] // a linked source never disposed
     public Task A_disposed_source_whose_token_may_outlive_the_dispose_keeps_a_source_of_its_own(string body) => Verify.VerifyAsync(
         $$"""
         using System.Threading;
@@ -121,6 +122,40 @@ public partial class TimeoutCancellationTokenSourceTests
             static void Listen(CancellationToken token) => token.Register(() => { });
 
             sealed record Request(CancellationToken Token);
+        }
+        """);
+
+    [Fact]
+    public Task A_token_linked_into_a_source_disposed_first_becomes_a_shared_timeout_token() => Verify.VerifyAsync(
+        """
+        using System.Threading;
+        using System.Threading.Tasks;
+
+        class C
+        {
+            async Task<bool> M(Task work, CancellationToken stopping)
+            {
+                using var timeout = {|CT0002:new CancellationTokenSource(100)|};
+                using var linked = CancellationTokenSource.CreateLinkedTokenSource(stopping, timeout.Token);
+                var winner = await Task.WhenAny(work, Task.Delay(Timeout.Infinite, linked.Token));
+                return winner == work;
+            }
+        }
+        """,
+        """
+        using System.Threading;
+        using System.Threading.Tasks;
+        using CoarseTimers;
+
+        class C
+        {
+            async Task<bool> M(Task work, CancellationToken stopping)
+            {
+                var timeoutToken = CoarseTimeout.After(100);
+                using var linked = CancellationTokenSource.CreateLinkedTokenSource(stopping, timeoutToken);
+                var winner = await Task.WhenAny(work, Task.Delay(Timeout.Infinite, linked.Token));
+                return winner == work;
+            }
         }
         """);
 
