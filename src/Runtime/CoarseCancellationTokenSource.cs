@@ -155,11 +155,19 @@ public class CoarseCancellationTokenSource : CancellationTokenSource, ITimerTarg
 
     void ITimerTarget.OnExpired(TimerTicket ticket)
     {
+        bool current;
         _shard.EnterLock();
-        // _ticket stays set when current: its entry is released, so TryReset's cancel of it fails and TryReset reports
-        // the source as firing until Cancel below has run.
-        var current = !_disposed && ticket.Equals(_ticket);
-        _shard.ExitLock();
+        try
+        {
+            // _ticket stays set when current: its entry is released, so TryReset's cancel of it fails and TryReset
+            // reports the source as firing until Cancel below has run.
+            current = !_disposed && ticket.Equals(_ticket);
+        }
+        finally
+        {
+            _shard.ExitLock();
+        }
+
         if (!current)
         {
             return;
@@ -181,12 +189,20 @@ public class CoarseCancellationTokenSource : CancellationTokenSource, ITimerTarg
     {
         if (disposing)
         {
+            bool first;
             _shard.EnterLock();
-            var first = !_disposed;
-            _disposed = true;
-            _shard.CancelLocked(_ticket);
-            _ticket = default;
-            _shard.ExitLock();
+            try
+            {
+                first = !_disposed;
+                _disposed = true;
+                _shard.CancelLocked(_ticket);
+                _ticket = default;
+            }
+            finally
+            {
+                _shard.ExitLock();
+            }
+
             if (first)
             {
                 _link.Dispose();

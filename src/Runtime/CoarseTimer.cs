@@ -93,7 +93,7 @@ public sealed partial class CoarseTimer : ITimer
     public bool Change(long dueTime, long period) => ChangeCore(TimeoutArguments.CheckTimer(dueTime, period), period);
 
     /// <summary>Changes the due time and period (as <see cref="System.Threading.Timer.Change(TimeSpan, TimeSpan)"/>); false once disposed.</summary>
-    public bool Change(TimeSpan dueTime, TimeSpan period) => RuntimeTimer.HasReferenceSourceTimers
+    public bool Change(TimeSpan dueTime, TimeSpan period) => RuntimeTimer.IsNetFramework
         ? Change((long)dueTime.TotalMilliseconds, (long)period.TotalMilliseconds) // as .NET Framework's, which forwards to the long overload
         : ChangeCore(TimeoutArguments.Check(dueTime, nameof(dueTime)), TimeoutArguments.Check(period, nameof(period)));
 

@@ -55,10 +55,17 @@ internal static class TimeoutTokenRewrite
         }
 
         // A disposed source stops its timer: its token, wherever it went, is then never cancelled. The shared token is,
-        // so it may only go where the use ends before the dispose: a call awaited on the spot. (A source never disposed
-        // fires wherever its token went, as the shared one does.)
+        // so it may only go where the use ends before the dispose: a framework call awaited on the spot, or a linked
+        // source its `using` disposes first. (A source never disposed fires wherever its token went, as the shared one
+        // does.) A Dispose() in a lambda or local function may run while such a call is still waiting: no rewrite.
+        var disposeCalls = storage.References.Where(reference => IsDispose(reference.Parent)).ToList();
+        if (disposeCalls.Any(call => EnclosingFunction(call) != EnclosingFunction(scope)))
+        {
+            return null;
+        }
+
         var disposedByUsing = scope is UsingStatementSyntax || declaration.Parent is LocalDeclarationStatementSyntax { UsingKeyword.RawKind: not (int)SyntaxKind.None };
-        var disposed = disposedByUsing || storage.References.Any(reference => IsDispose(reference.Parent));
+        var disposed = disposedByUsing || disposeCalls.Count > 0;
         var edits = new List<DocumentEdit>();
         var tokenName = FreeName(TokenName(local.Name), scope, model, cancellationToken);
         foreach (var reference in storage.References)
@@ -66,7 +73,8 @@ internal static class TimeoutTokenRewrite
             switch (reference.Parent)
             {
                 case MemberAccessExpressionSyntax { Name.Identifier.ValueText: nameof(System.Threading.CancellationTokenSource.Token) } access when access.Expression == reference && IsPassedByValue(access) &&
-                    (!disposed || IsPassedToAwaitedCall(access, scope) || (disposedByUsing && IsLinkedIntoSourceDisposedFirst(access, scope, model, symbols, cancellationToken))):
+                    (!disposed || IsPassedToAwaitedFrameworkCall(access, scope, model, symbols, cancellationToken) ||
+                     (disposedByUsing && disposeCalls.Count == 0 && IsLinkedIntoSourceDisposedFirst(access, scope, model, symbols, cancellationToken))):
                     edits.Add(new DocumentEdit(access, current => SyntaxFactory.IdentifierName(tokenName).WithTriviaFrom(current)));
                     break;
                 case MemberAccessExpressionSyntax { Name.Identifier.ValueText: nameof(System.IDisposable.Dispose), Parent: InvocationExpressionSyntax { ArgumentList.Arguments.Count: 0, Parent: ExpressionStatementSyntax { Parent: BlockSyntax } dispose } }:
@@ -123,20 +131,26 @@ internal static class TimeoutTokenRewrite
         ConditionalAccessExpressionSyntax { WhenNotNull: InvocationExpressionSyntax { Expression: MemberBindingExpressionSyntax { Name.Identifier.ValueText: nameof(System.IDisposable.Dispose) } } };
 
     /// <summary>
-    /// A token handed to a call that is awaited where it is made (<c>await X(token)</c>, also through
-    /// <c>.ConfigureAwait(...)</c>): the operation ends before the code goes on, so before the source is disposed. A call
-    /// not awaited there (fire-and-forget, a task returned or stored, a constructor, a synchronous call that may register
-    /// on the token) could still hold it after the dispose, as could one awaited inside a lambda or local function
-    /// (which may run later, or go on after the source's own code has disposed it).
+    /// A token handed to a framework method (the BCL: <c>Stream.ReadAsync</c>, <c>Task.Delay</c>,
+    /// <c>HttpClient.SendAsync</c>, <c>SemaphoreSlim.WaitAsync</c>, ...) whose call is awaited where it is made
+    /// (<c>await X(token)</c>, also through <c>.ConfigureAwait(...)</c>) and whose result is not a token: the operation
+    /// ends, and drops its registration, before the code goes on, so before the source is disposed. A call not awaited
+    /// there (fire-and-forget, a task returned or stored, a constructor, a synchronous call that may register on the
+    /// token), one awaited inside a lambda or local function (which may run later), and any method of the application or
+    /// of a library (which may start work of its own with the token and return, or hand it back) could still hold it
+    /// after the dispose.
     /// </summary>
-    private static bool IsPassedToAwaitedCall(SyntaxNode tokenRead, SyntaxNode sourceScope)
+    private static bool IsPassedToAwaitedFrameworkCall(SyntaxNode tokenRead, SyntaxNode sourceScope, SemanticModel model, KnownSymbols symbols, CancellationToken cancellationToken)
     {
         if (EnclosingFunction(tokenRead) != EnclosingFunction(sourceScope))
         {
             return false;
         }
 
-        if (tokenRead.Parent?.Parent?.Parent is not InvocationExpressionSyntax call)
+        if (tokenRead.Parent?.Parent?.Parent is not InvocationExpressionSyntax call ||
+            model.GetSymbolInfo(call, cancellationToken).Symbol is not IMethodSymbol method ||
+            !IsFrameworkAssembly((method.ReducedFrom ?? method).ContainingAssembly) ||
+            model.GetTypeInfo(call, cancellationToken).Type is INamedTypeSymbol { TypeArguments: var results } && results.Any(result => result.Is(symbols.CancellationToken) || result.Is(symbols.CancellationTokenSource)))
         {
             return false;
         }
@@ -176,6 +190,10 @@ internal static class TimeoutTokenRewrite
         return model.GetSymbolInfo(call, cancellationToken).Symbol is IMethodSymbol { Name: nameof(System.Threading.CancellationTokenSource.CreateLinkedTokenSource) } method &&
             method.ContainingType.Is(symbols.CancellationTokenSource);
     }
+
+    // The BCL's own assemblies (reference or implementation), whose asynchronous operations release the token when they end.
+    private static bool IsFrameworkAssembly(IAssemblySymbol? assembly) => assembly?.Name is { } name &&
+        (name is "System" or "mscorlib" or "netstandard" or "System.Private.CoreLib" || name.StartsWith("System.", System.StringComparison.Ordinal));
 
     // The lambda, local function or member whose body holds node; top-level statements are one body.
     private static SyntaxNode? EnclosingFunction(SyntaxNode node) =>

@@ -101,8 +101,9 @@ internal sealed class StorageAnalysis
         }
 
         // Code in an inactive #if branch (another target framework of a multi-targeted project) is not bound: a use of
-        // the storage there cannot be checked, and a retyped declaration could break that target's build.
-        if (scope is null || IsNamedInInactiveCode(scope, symbol.Name))
+        // the storage there cannot be checked, and a retyped declaration could break that target's build. For a field or
+        // property the whole file is read: a partial part of its type may sit wholly in an inactive branch.
+        if (scope is null || IsNamedInInactiveCode(symbol is ILocalSymbol ? scope : scope.SyntaxTree.GetRoot(cancellationToken), symbol.Name))
         {
             return null;
         }

@@ -60,8 +60,10 @@ internal static class ContextFreeRegistration
                 ? (RegisterWithoutContext?)Delegate.CreateDelegate(typeof(RegisterWithoutContext), method, throwOnBindFailure: false)
                 : null;
         }
-        catch (Exception ex) when (ex is MemberAccessException or System.Security.SecurityException or ArgumentException)
+        catch (Exception)
         {
+            // Whatever a runtime throws here (no reflection, AOT, a security policy), Register still works: a failure in
+            // this static initializer would break every linked source and cancellable delay instead.
             return null;
         }
     }

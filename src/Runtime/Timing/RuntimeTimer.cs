@@ -27,15 +27,15 @@ internal static class RuntimeTimer
     /// <summary>
     /// Whether the timer APIs come from the .NET Framework reference source (.NET Framework and Mono, whose corlib is
     /// mscorlib), which checks some arguments in another order than .NET Core: <c>CancelAfter(int)</c> checks for
-    /// disposal before its argument, <c>Timer.Change(TimeSpan, TimeSpan)</c> forwards to <c>Change(long, long)</c>
-    /// (both signs, then both maxima).
+    /// disposal before its argument.
     /// </summary>
     public static readonly bool HasReferenceSourceTimers = typeof(object).Assembly.GetName().Name == "mscorlib";
 
     /// <summary>
     /// Whether this is .NET Framework: its <c>Timer(TimerCallback, object, TimeSpan, TimeSpan)</c> reports its arguments
-    /// as <c>dueTm</c> and <c>periodTm</c>, and every <c>Timer</c> constructor a null callback as <c>TimerCallback</c>
-    /// (Mono's own <c>Timer</c> says <c>dueTime</c>, <c>period</c> and <c>callback</c>, as .NET Core's).
+    /// as <c>dueTm</c> and <c>periodTm</c>, every <c>Timer</c> constructor a null callback as <c>TimerCallback</c>, and
+    /// <c>Change(TimeSpan, TimeSpan)</c> forwards to <c>Change(long, long)</c> (both signs, then both maxima). Mono's own
+    /// <c>Timer</c> says <c>dueTime</c>, <c>period</c> and <c>callback</c>, as .NET Core's, and checks in its own order.
     /// </summary>
     public static readonly bool IsNetFramework = HasReferenceSourceTimers && Type.GetType("Mono.Runtime") is null;
 #endif

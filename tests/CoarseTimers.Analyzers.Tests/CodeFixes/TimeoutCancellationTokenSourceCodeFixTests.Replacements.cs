@@ -84,6 +84,11 @@ public partial class TimeoutCancellationTokenSourceTests
     [InlineData("await Task.Run(async () => await Background(cts.Token));")] // awaited inside a lambda
     [InlineData("await Task.WhenAll(Background(cts.Token), Background(cts.Token));")] // awaited through another call
     [InlineData("var linked = CancellationTokenSource.CreateLinkedTokenSource(cts.Token); await Background(linked.Token);")] // a linked source never disposed
+    [InlineData("await Background(cts.Token);")] // awaited, but the application's own method may start work with it and return
+    [InlineData("var kept = await Task.FromResult(cts.Token); await Background(kept);")] // awaited, and handed back
+    [InlineData("using var linked = CancellationTokenSource.CreateLinkedTokenSource(cts.Token); await Task.Delay(10, linked.Token); cts.Dispose(); await Task.Delay(Timeout.Infinite, linked.Token);")] // disposed early, before the linked source
+    [InlineData("using var stop = CancellationToken.None.Register(() => cts.Dispose()); await Task.Delay(1000, cts.Token);")] // disposed by a callback, maybe while the delay waits
+    [InlineData("using var stop = CancellationToken.None.Register(() => { cts.Dispose(); }); await Task.Delay(1000, cts.Token);")]
     public Task A_disposed_source_whose_token_may_outlive_the_dispose_keeps_a_source_of_its_own(string body) => Verify.VerifyAsync(
         $$"""
         using System.Threading;
@@ -320,6 +325,28 @@ public partial class TimeoutCancellationTokenSourceTests
 
             private static CancellationTokenSource Make() => new CancellationTokenSource();
         }
+        """);
+
+    [Fact]
+    public Task No_fix_when_a_partial_part_naming_the_field_is_wholly_in_an_inactive_branch() => Verify.VerifyNotOfferedAsync(
+        """
+        using System.Threading;
+
+        partial class C
+        {
+            private CancellationTokenSource? _cts;
+
+            public void Arm() => _cts = {|CT0002:new CancellationTokenSource(100)|};
+
+            public void Stop() => _cts?.Dispose();
+        }
+
+        #if OTHER_TARGET_FRAMEWORK
+        partial class C
+        {
+            public void Other() => _cts = new CancellationTokenSource();
+        }
+        #endif
         """);
 
     [Fact]
