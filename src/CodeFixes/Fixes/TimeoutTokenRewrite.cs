@@ -59,7 +59,7 @@ internal static class TimeoutTokenRewrite
         // source its `using` disposes first. (A source never disposed fires wherever its token went, as the shared one
         // does.) A Dispose() in a lambda or local function may run while such a call is still waiting: no rewrite.
         var disposeCalls = storage.References.Where(reference => IsDispose(reference.Parent)).ToList();
-        if (disposeCalls.Any(call => EnclosingFunction(call) != EnclosingFunction(scope)))
+        if (disposeCalls.Any(call => StorageAnalysis.FunctionOf(call) != StorageAnalysis.FunctionOf(scope)))
         {
             return null;
         }
@@ -142,7 +142,7 @@ internal static class TimeoutTokenRewrite
     /// </summary>
     private static bool IsPassedToAwaitedFrameworkCall(SyntaxNode tokenRead, SyntaxNode sourceScope, SemanticModel model, KnownSymbols symbols, CancellationToken cancellationToken)
     {
-        if (EnclosingFunction(tokenRead) != EnclosingFunction(sourceScope))
+        if (StorageAnalysis.FunctionOf(tokenRead) != StorageAnalysis.FunctionOf(sourceScope))
         {
             return false;
         }
@@ -181,7 +181,7 @@ internal static class TimeoutTokenRewrite
         if (tokenRead.Parent?.Parent?.Parent is not InvocationExpressionSyntax call ||
             call.Parent is not EqualsValueClauseSyntax { Parent: VariableDeclaratorSyntax { Parent: VariableDeclarationSyntax linkedDeclaration } } ||
             !(linkedDeclaration.Parent is LocalDeclarationStatementSyntax { UsingKeyword.RawKind: not (int)SyntaxKind.None } || linkedDeclaration.Parent is UsingStatementSyntax) ||
-            EnclosingFunction(call) != EnclosingFunction(sourceScope) ||
+            StorageAnalysis.FunctionOf(call) != StorageAnalysis.FunctionOf(sourceScope) ||
             !sourceScope.Span.Contains(call.Span) && !(sourceScope is LocalDeclarationStatementSyntax && sourceScope.Parent is BlockSyntax block && block.Span.Contains(call.Span) && call.SpanStart > sourceScope.Span.End))
         {
             return false;
@@ -194,12 +194,6 @@ internal static class TimeoutTokenRewrite
     // The BCL's own assemblies (reference or implementation), whose asynchronous operations release the token when they end.
     private static bool IsFrameworkAssembly(IAssemblySymbol? assembly) => assembly?.Name is { } name &&
         (name is "System" or "mscorlib" or "netstandard" or "System.Private.CoreLib" || name.StartsWith("System.", System.StringComparison.Ordinal));
-
-    // The lambda, local function or member whose body holds node; top-level statements are one body.
-    private static SyntaxNode? EnclosingFunction(SyntaxNode node) =>
-        node.AncestorsAndSelf().FirstOrDefault(n => n is AnonymousFunctionExpressionSyntax or LocalFunctionStatementSyntax or MemberDeclarationSyntax) is GlobalStatementSyntax global
-            ? global.Parent
-            : node.AncestorsAndSelf().FirstOrDefault(n => n is AnonymousFunctionExpressionSyntax or LocalFunctionStatementSyntax or MemberDeclarationSyntax);
 
     /// <summary>A token value handed to a method or constructor (not by reference, not compared, not stored by us).</summary>
     private static bool IsPassedByValue(SyntaxNode tokenRead) =>

@@ -58,12 +58,7 @@ internal sealed class StorageAnalysis
                     values.Add(localInitializer.Value);
                 }
 
-                scope = declarator.FirstAncestorOrSelf<SyntaxNode>(n => n is BaseMethodDeclarationSyntax or AccessorDeclarationSyntax or LocalFunctionStatementSyntax or AnonymousFunctionExpressionSyntax or GlobalStatementSyntax or CompilationUnitSyntax);
-                if (scope is GlobalStatementSyntax)
-                {
-                    scope = scope.Parent;
-                }
-
+                scope = FunctionOf(declarator);
                 break;
             case IFieldSymbol { DeclaredAccessibility: Accessibility.Private, IsImplicitlyDeclared: false } field:
                 if (field.DeclaringSyntaxReferences.FirstOrDefault()?.GetSyntax(cancellationToken) is not VariableDeclaratorSyntax { Parent: VariableDeclarationSyntax { Variables.Count: 1 } fieldDeclaration } fieldDeclarator ||
@@ -125,6 +120,16 @@ internal sealed class StorageAnalysis
         }
 
         return new StorageAnalysis(declaredType, references, values);
+    }
+
+    /// <summary>
+    /// The body <paramref name="node"/> runs in: the nearest lambda, local function, method or accessor, or the file's
+    /// top-level statements (one body, though each is its own <c>GlobalStatementSyntax</c>).
+    /// </summary>
+    public static SyntaxNode? FunctionOf(SyntaxNode node)
+    {
+        var function = node.FirstAncestorOrSelf<SyntaxNode>(n => n is BaseMethodDeclarationSyntax or AccessorDeclarationSyntax or LocalFunctionStatementSyntax or AnonymousFunctionExpressionSyntax or GlobalStatementSyntax or CompilationUnitSyntax);
+        return function is GlobalStatementSyntax ? function.Parent : function;
     }
 
     private static bool IsNamedInInactiveCode(SyntaxNode scope, string name)
