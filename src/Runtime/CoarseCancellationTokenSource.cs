@@ -71,8 +71,7 @@ public class CoarseCancellationTokenSource : CancellationTokenSource, ITimerTarg
         else if (millisecondsDelay != Timeout.Infinite)
         {
             // The shard stores the ticket under its lock, before the expiry can be dispatched.
-            _shard.ScheduleDeferred(this, millisecondsDelay, ref _ticket);
-            engine.NoteUnsealed();
+            engine.Schedule(_shard, this, millisecondsDelay, ref _ticket);
         }
     }
 

@@ -212,14 +212,15 @@ internal sealed class TimerEngine
     }
 
     /// <summary>
-    /// As <see cref="Schedule(ITimerTarget, long)"/>, but stores the ticket in <paramref name="ticket"/> under the shard
-    /// lock, before the entry can expire: an expiry is dispatched only after the driver took that lock, so the target
-    /// sees its ticket without a lock of its own. For a target scheduling from its constructor, when nothing else can
-    /// reach it yet (a new <see cref="CoarseTimers.CoarseCancellationTokenSource"/> or timer core: one compare-exchange less).
+    /// As <see cref="Schedule(ITimerTarget, long)"/>, on <paramref name="shard"/> (a target that keeps its expiries on one
+    /// shard, a <see cref="CoarseTimers.CoarseCancellationTokenSource"/>), storing the ticket in <paramref name="ticket"/>
+    /// under the shard lock, before the entry can expire: an expiry is dispatched only after the driver took that lock,
+    /// so the target sees its ticket without a lock of its own. For a target scheduling from its constructor, when
+    /// nothing else can reach it yet.
     /// </summary>
-    public void Schedule(ITimerTarget target, long dueMilliseconds, ref TimerTicket ticket)
+    public void Schedule(TimerShard shard, ITimerTarget target, long dueMilliseconds, ref TimerTicket ticket)
     {
-        CurrentShard.ScheduleDeferred(target, dueMilliseconds, ref ticket);
+        shard.ScheduleDeferred(target, dueMilliseconds, ref ticket);
         NoteUnsealed();
     }
 
@@ -227,7 +228,7 @@ internal sealed class TimerEngine
     /// Schedules <paramref name="entry"/>, an entry that is its own target (a one-shot <see cref="CoarseTimers.CoarseTimer"/>),
     /// as <see cref="Schedule(ITimerTarget, long)"/> schedules a target, in the entry's own shard; the generation that
     /// identifies this expiry is written to <paramref name="generation"/> under the shard lock, as a ticket is by
-    /// <see cref="Schedule(ITimerTarget, long, ref TimerTicket)"/>.
+    /// <see cref="Schedule(TimerShard, ITimerTarget, long, ref TimerTicket)"/>.
     /// </summary>
     public void Schedule(TimerEntry entry, long dueMilliseconds, ref int generation)
     {
@@ -235,7 +236,7 @@ internal sealed class TimerEngine
         NoteUnsealed();
     }
 
-    /// <summary>As <see cref="ScheduleAt(ITimerTarget, long)"/>, storing the ticket as <see cref="Schedule(ITimerTarget, long, ref TimerTicket)"/> does.</summary>
+    /// <summary>As <see cref="ScheduleAt(ITimerTarget, long)"/>, storing the ticket as <see cref="Schedule(TimerShard, ITimerTarget, long, ref TimerTicket)"/> does.</summary>
     public void ScheduleAt(ITimerTarget target, long dueTimestamp, ref TimerTicket ticket)
     {
         var dueTick = (dueTimestamp + _tickUnits - 1) / _tickUnits;
