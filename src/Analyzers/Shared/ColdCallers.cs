@@ -424,13 +424,13 @@ internal sealed class ColdCallers
     }
 
     /// <summary>
-    /// The <c>new Timer(callback, state, dueTime, period)</c> that <paramref name="methodGroup"/> is the callback of, when
-    /// its period is given and not infinite (a periodic timer), or null.
+    /// The <c>new Timer(callback, state, dueTime, period)</c> that <paramref name="callback"/> (a method group or a lambda) is
+    /// the callback of, when its period is given and is not one-shot (infinite or 0): a periodic timer. Null otherwise.
     /// </summary>
-    private IObjectCreationOperation? PeriodicTimerOf(IOperation? methodGroup)
+    private IObjectCreationOperation? PeriodicTimerOf(IOperation? callback)
     {
-        if (methodGroup?.ConsumerSkippingDelegateCreation() is IArgumentOperation { Parameter.Ordinal: 0, Parent: IObjectCreationOperation { Constructor: { } constructor } timer } &&
-            constructor.ContainingType.Is(_symbols.Timer) && timer.Arguments.ArgumentFor(3) is { } period && !TimerLifetime.IsInfinite(period, _symbols))
+        if (callback?.ConsumerSkippingDelegateCreation() is IArgumentOperation { Parameter.Ordinal: 0, Parent: IObjectCreationOperation { Constructor: { } constructor } timer } &&
+            constructor.ContainingType.Is(_symbols.Timer) && timer.Arguments.ArgumentFor(3) is { } period && TimerLifetime.PeriodOf(period, _symbols) != TimerPeriod.OneShot)
         {
             return timer;
         }
@@ -438,7 +438,37 @@ internal sealed class ColdCallers
         return null;
     }
 
-    /// <summary>One call of a followed member: the call, the member it is made from, and whether it is a periodic timer's callback.</summary>
+    /// <summary>
+    /// <paramref name="lambda"/> is the callback of a periodic <c>new Timer(...)</c> (<see cref="PeriodicTimerOf"/>), or of
+    /// one that re-arms a timer with <c>Change</c> from its own callback (<c>((Timer)state).Change(next, Infinite)</c>:
+    /// a self-re-arming pacer): what it does, it does once per period, as a paced loop's body does.
+    /// </summary>
+    public bool IsPeriodicTimerCallback(IAnonymousFunctionOperation lambda)
+    {
+        if (PeriodicTimerOf(lambda) is not null)
+        {
+            return true;
+        }
+
+        if (lambda.ConsumerSkippingDelegateCreation() is not IArgumentOperation { Parameter.Ordinal: 0, Parent: IObjectCreationOperation { Constructor: { } constructor } } ||
+            !constructor.ContainingType.Is(_symbols.Timer))
+        {
+            return false;
+        }
+
+        foreach (var node in lambda.Body.Descendants())
+        {
+            // A Change that disarms (an infinite due time) stops the timer instead.
+            if (node is IInvocationOperation { TargetMethod.Name: "Change", Arguments.Length: 2 } change && change.TargetMethod.ContainingType.Is(_symbols.Timer) &&
+                !TimerLifetime.IsInfinite(change.Arguments.ArgumentFor(0), _symbols))
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
     /// <summary>A use of a member that calls it only on a rare path (not a call).</summary>
     private enum RareUse
     {

@@ -20,16 +20,19 @@ internal static class ColdContext
 {
     /// <summary>
     /// The last word of a member or local function name (before <c>Async</c>/<c>Core</c>/<c>Internal</c>/<c>Impl</c>) that
-    /// names a lifecycle step: start-up, readiness waits, connection set-up, shutdown, disposal, draining and clean-up run
-    /// once per process, host or connection, not per operation; so does recovery (<c>RecreateAsync</c>: a channel or
-    /// client rebuilt after failures, as <c>Reconnect</c>). The last word, because it names what the member does:
-    /// <c>StopAndDrainAsync</c> and <c>WaitUntilReadyAsync</c> are lifecycle, <c>StartTimeout</c> is not.
+    /// names a lifecycle step: start-up, readiness waits, connection set-up (connect, open, handshake), shutdown,
+    /// disposal, draining and clean-up run once per process, host, connection, session or link, not per operation; so
+    /// does recovery (<c>RecreateAsync</c>: a channel or client rebuilt after failures, as <c>Reconnect</c> and
+    /// <c>Reopen</c>). The last word, because it names what the member does: <c>StopAndDrainAsync</c>,
+    /// <c>OpenInternalAsync</c> and <c>WaitUntilReadyAsync</c> are lifecycle, <c>StartTimeout</c> and <c>OpenStreamAsync</c>
+    /// (a stream per request) are not.
     /// </summary>
     private static readonly ImmutableHashSet<string> s_lifecycleWords = ImmutableHashSet.Create(
         StringComparer.Ordinal,
         "Start", "Started", "Starting", "Startup", "Restart", "Init", "Initialize", "Initialized", "Initialization", "Bootstrap", "Warmup", "Ready",
-        "Connect", "Reconnect", "Disconnect", "Stop", "Stopping", "Stopped", "Shutdown", "Dispose", "Disposing", "Close", "Closing",
-        "Drain", "Draining", "Teardown", "Terminate", "Termination", "Cleanup", "Purge", "Specialize", "Specialization", "Recreate");
+        "Connect", "Reconnect", "Disconnect", "Open", "Opening", "Reopen", "Handshake", "Stop", "Stopping", "Stopped", "Shutdown",
+        "Dispose", "Disposing", "Close", "Closing", "Drain", "Draining", "Teardown", "Terminate", "Termination", "Cleanup", "Purge", "Specialize",
+        "Specialization", "Recreate", "Provision");
 
     /// <summary>
     /// Lifecycle verbs that say what a member does when they lead its name (a member name is a verb phrase:
@@ -61,12 +64,13 @@ internal static class ColdContext
     /// <summary>
     /// Words that make a whole type, or a whole namespace, lifecycle code wherever they stand in its name:
     /// <c>ConnectContext</c>, <c>StartupHook</c>, <c>Management.LinuxSpecialization</c> (a host's one-off switch from
-    /// placeholder to its app), <c>DrainOrchestrator</c> (a graceful drain before shutdown). Not the -ing forms that
+    /// placeholder to its app), <c>DrainOrchestrator</c> (a graceful drain before shutdown), <c>Devices.Provisioning</c> and
+    /// <c>DynamoDbProvisioner</c> (setting up a device's identity or a table, once). Not the other -ing forms that
     /// name what a per-call type keeps doing (<c>ChannelRecreatingCallInvoker</c> handles every call).
     /// </summary>
     private static readonly ImmutableHashSet<string> s_lifecycleTypeWords = ImmutableHashSet.Create(
         StringComparer.Ordinal, "Startup", "Bootstrap", "Bootstrapper", "Initializer", "Warmup", "Connect", "Reconnect", "Shutdown", "Specialization",
-        "Drain", "Drainer");
+        "Drain", "Drainer", "Provisioning", "Provisioner");
 
     /// <summary>
     /// Words that make a type or a namespace housekeeping (<c>InboxCleanupService</c>, <c>ClaimCheckSweeper</c>,
@@ -112,7 +116,7 @@ internal static class ColdContext
         {
             if (symbol is INamedTypeSymbol type)
             {
-                if (ContainerReason(type.Name, type.Name) is { } reason)
+                if ((ContainerReason(type.Name, type.Name) ?? ConfigurationProviderReason(type)) is { } reason)
                 {
                     return reason;
                 }
@@ -136,6 +140,11 @@ internal static class ColdContext
             return $"build-time code (imports {import})";
         }
 
+        if (SampleFolder(operation.Syntax.SyntaxTree.FilePath) is { } folder)
+        {
+            return $"sample code (in a {folder} folder)";
+        }
+
         return ColdSite.UserInterfaceType(operation, containingSymbol) is { } ui ? $"user-interface code: {ui}" : null;
     }
 
@@ -145,7 +154,7 @@ internal static class ColdContext
     /// that passes a connect timeout along says less about how often it runs than the timer that consumes it.
     /// </summary>
     public static string? SiteReason(IOperation operation, ISymbol containingSymbol) =>
-        Reason(operation, containingSymbol) ?? ColdSite.TimeNameReason(operation);
+        Reason(operation, containingSymbol) ?? ColdSite.TimeNameReason(operation) ?? ColdSite.BoundCallReason(operation);
 
     // What the name of a containing type or namespace says, words split once: lifecycle, housekeeping or test code.
     private static string? ContainerReason(string name, string shown)
@@ -175,6 +184,38 @@ internal static class ColdContext
 
         return LifecycleParameter(method) is { } parameterType ? $"lifecycle: takes a {parameterType}" : null;
     }
+
+    /// <summary>
+    /// The type is a configuration provider or source (it derives from <c>ConfigurationProvider</c> or implements
+    /// <c>IConfigurationProvider</c> or <c>IConfigurationSource</c>, Microsoft.Extensions.Configuration): it loads settings
+    /// when the host builds its configuration and again on a reload, never per operation. Matched by name, so it holds
+    /// with that package unresolved.
+    /// </summary>
+    private static string? ConfigurationProviderReason(INamedTypeSymbol type)
+    {
+        // An unresolved first base-list entry stands as the base type, whether it names a class or an interface.
+        for (var baseType = type.BaseType; baseType is not null; baseType = baseType.BaseType)
+        {
+            if (baseType.TypeKind == TypeKind.Error ? IsConfigurationContract(baseType.Name) : baseType.Name == "ConfigurationProvider" && InConfigurationNamespace(baseType))
+            {
+                return $"configuration provider: {type.Name}";
+            }
+        }
+
+        foreach (var contract in type.AllInterfaces)
+        {
+            if (IsConfigurationContract(contract.Name) && (contract.TypeKind == TypeKind.Error || InConfigurationNamespace(contract)))
+            {
+                return $"configuration provider: {type.Name}";
+            }
+        }
+
+        return null;
+    }
+
+    private static bool IsConfigurationContract(string name) => name is "ConfigurationProvider" or "IConfigurationProvider" or "IConfigurationSource";
+
+    private static bool InConfigurationNamespace(INamedTypeSymbol type) => type.ContainingNamespace?.ToDisplayString() == "Microsoft.Extensions.Configuration";
 
     /// <summary>
     /// The type is one asynchronous operation by contract: it implements <c>System.IAsyncResult</c> (the APM pattern: one
@@ -293,9 +334,15 @@ internal static class ColdContext
         return name is not null && HasWord(name, s_shutdownHookWords) ? name : null;
     }
 
-    /// <summary>The name an expression ends in: <c>Name</c> in <c>a.b.Name</c>, <c>?.Name</c> and <c>Name</c>; the receiver's name in <c>a?.b</c>.</summary>
+    /// <summary>
+    /// The name an expression ends in: <c>Name</c> in <c>a.b.Name</c>, <c>?.Name</c>, <c>Name</c>, <c>Name!</c> and
+    /// <c>(Name)</c>; the receiver's name in <c>a?.b</c>.
+    /// </summary>
     internal static string? RightmostName(ExpressionSyntax expression) => expression switch
     {
+        // `timer!.Change(...)`, `(timer).Change(...)`: the operand's name.
+        PostfixUnaryExpressionSyntax postfix when postfix.IsKind(SyntaxKind.SuppressNullableWarningExpression) => RightmostName(postfix.Operand),
+        ParenthesizedExpressionSyntax parenthesized => RightmostName(parenthesized.Expression),
         MemberAccessExpressionSyntax access => access.Name.Identifier.ValueText,
         MemberBindingExpressionSyntax binding => binding.Name.Identifier.ValueText,
         ConditionalAccessExpressionSyntax conditional => RightmostName(conditional.Expression),
@@ -322,6 +369,56 @@ internal static class ColdContext
         }
 
         return false;
+    }
+
+    /// <summary>Last words of an assembly-name segment, or whole folder names, that mark sample or demo code.</summary>
+    private static readonly ImmutableHashSet<string> s_sampleWords = ImmutableHashSet.Create(
+        StringComparer.OrdinalIgnoreCase, "Sample", "Samples", "Example", "Examples", "Demo", "Demos");
+
+    /// <summary>
+    /// True when a segment of the assembly name ends in a sample word (<c>Contoso.Samples</c>, <c>ImapClientDemo</c>,
+    /// <c>Orders.Example</c>): a program that shows how to use a library, run by hand, not a server's request path.
+    /// </summary>
+    public static bool IsSampleAssemblyName(string? assemblyName)
+    {
+        if (assemblyName is null)
+        {
+            return false;
+        }
+
+        foreach (var segment in assemblyName.Split('.', '-', '_'))
+        {
+            var words = Words(segment);
+            if (words.Count > 0 && s_sampleWords.Contains(words[words.Count - 1]))
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
+    /// <summary>
+    /// The folder of <paramref name="path"/> that marks sample code (<c>samples/</c>, <c>Documentation/Examples/</c>,
+    /// <c>demo/</c>, any case), or null. Whole folder names only: <c>Sampling/</c> is not one.
+    /// </summary>
+    internal static string? SampleFolder(string? path)
+    {
+        if (string.IsNullOrEmpty(path))
+        {
+            return null;
+        }
+
+        var segments = path!.Split('/', '\\');
+        for (var i = 0; i < segments.Length - 1; i++)
+        {
+            if (s_sampleWords.Contains(segments[i]))
+            {
+                return segments[i];
+            }
+        }
+
+        return null;
     }
 
     /// <summary>True when a segment of the assembly name is <c>Cli</c> in any case (<c>Aspire.Cli</c>, <c>dotnet-cli</c>); not <c>Client</c>.</summary>

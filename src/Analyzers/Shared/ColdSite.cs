@@ -67,6 +67,87 @@ internal static class ColdSite
         return null;
     }
 
+    /// <summary>Words that, first or last in a called method's name, say the call sets up a connection (<see cref="BoundCallReason"/>).</summary>
+    private static readonly ImmutableHashSet<string> s_connectionStepWords = ImmutableHashSet.Create(StringComparer.Ordinal, "Connect", "Reconnect", "Handshake");
+
+    /// <summary>
+    /// The timeout source (a <c>new CancellationTokenSource(timeout)</c>, or the local a <c>CancelAfter</c> arms) bounds only
+    /// connection set-up: its token goes nowhere but to calls named for connecting or handshaking
+    /// (<c>websocket.ConnectAsync(uri, cts.Token)</c>, <c>ConnectWebSocketAsync</c>, <c>PerformHandshakeAsync</c>), as
+    /// arguments, in the member that holds it. It runs once per connection whatever the member is called. Not Open: a
+    /// pooled database connection is opened per request. Null when the token goes anywhere else or nowhere.
+    /// </summary>
+    internal static string? BoundCallReason(IOperation operation)
+    {
+        ILocalSymbol? local;
+        switch (operation)
+        {
+            case IObjectCreationOperation { Type.Name: "CancellationTokenSource" } creation:
+                if (creation.ConsumerSkippingConversions() is IPropertyReferenceOperation { Property.Name: "Token" } inline)
+                {
+                    return ConnectionCallOf(inline.Syntax) is { } call ? $"connection set-up: the timeout bounds {call}" : null;
+                }
+
+                local = Storage.Of(creation) as ILocalSymbol;
+                break;
+            case IInvocationOperation { TargetMethod.Name: "CancelAfter", Instance: ILocalReferenceOperation armed }:
+                local = armed.Local;
+                break;
+            default:
+                return null;
+        }
+
+        if (local is null)
+        {
+            return null;
+        }
+
+        var root = operation;
+        while (root.Parent is not null)
+        {
+            root = root.Parent;
+        }
+
+        string? bound = null;
+        foreach (var reference in root.Descendants().OfType<ILocalReferenceOperation>())
+        {
+            if (!SymbolEqualityComparer.Default.Equals(reference.Local, local) ||
+                reference.Parent is not IPropertyReferenceOperation { Property.Name: "Token" } token)
+            {
+                continue;
+            }
+
+            if (ConnectionCallOf(token.Syntax) is not { } call)
+            {
+                return null;
+            }
+
+            bound ??= call;
+        }
+
+        return bound is null ? null : $"connection set-up: the timeout bounds {bound}";
+    }
+
+    // The name of the call that `tokenRead` is an argument of, when that name says it connects or handshakes. Read from
+    // the syntax, so a call the compilation cannot bind (a client type from a missing assembly) still counts.
+    private static string? ConnectionCallOf(SyntaxNode tokenRead)
+    {
+        if (tokenRead.Parent is not ArgumentSyntax { Parent: ArgumentListSyntax { Parent: InvocationExpressionSyntax invocation } } ||
+            ColdContext.RightmostName(invocation.Expression) is not { } name)
+        {
+            return null;
+        }
+
+        var words = ColdContext.Words(name);
+        var last = words.Count - 1;
+        while (last > 0 && words[last] is "Async" or "Core" or "Internal")
+        {
+            last--;
+        }
+
+        return last >= 0 && (s_connectionStepWords.Contains(words[0]) || s_connectionStepWords.Contains(words[last])) ? name : null;
+    }
+
     /// <summary>
     /// The values of the call's time parameters (<c>int</c>, <c>long</c>, <c>uint</c>, <c>double</c>, <c>TimeSpan</c>); for a
     /// call bound only to candidates (<see cref="UnresolvedCall"/>), every time-typed or unresolved value.

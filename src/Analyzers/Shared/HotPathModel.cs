@@ -122,6 +122,13 @@ internal static class HotPathModel
                     break;
                 case IAnonymousFunctionOperation function:
                     insideFunction = true;
+
+                    // The callback of a periodic timer runs once per period: pacing, as the body of a paced loop.
+                    if (symbols.Callers.IsPeriodicTimerCallback(function))
+                    {
+                        return null;
+                    }
+
                     if ((rules & HotPathRules.PerItemDelegate) != 0 && IsPerItemBody(function, symbols))
                     {
                         // The per-item body runs inside the call that takes it, so the member's callers still decide.

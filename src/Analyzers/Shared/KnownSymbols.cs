@@ -57,6 +57,7 @@ internal sealed class KnownSymbols
         IsTestProject = compilation.ReferencedAssemblyNames.Any(static a => s_testFrameworkAssemblies.Contains(a.Name)) ||
                         ColdContext.IsTestAssemblyName(compilation.AssemblyName);
         IsCommandLineTool = ColdContext.IsCommandLineToolName(compilation.AssemblyName);
+        IsSampleProject = ColdContext.IsSampleAssemblyName(compilation.AssemblyName);
         var names = new NameOccurrences(compilation);
         Callers = new ColdCallers(compilation, this, names);
         // Finding the entry point binds every Main candidate: done on first need, once per compilation.
@@ -107,8 +108,14 @@ internal sealed class KnownSymbols
     /// </summary>
     public bool IsCommandLineTool { get; }
 
-    /// <summary>Rules 1–3 never apply in this compilation: test code (unless analysed on request) or a command-line tool.</summary>
-    public bool IsColdProject(AnalyzerSettings settings) => (IsTestProject && !settings.AnalyzeTestProjects) || IsCommandLineTool;
+    /// <summary>
+    /// A segment of the assembly name ends in Sample, Example or Demo (<c>Contoso.Samples</c>, <c>ImapClientDemo</c>): a
+    /// program that shows how to use a library, run by hand (rules 1–3 off).
+    /// </summary>
+    public bool IsSampleProject { get; }
+
+    /// <summary>Rules 1–3 never apply in this compilation: test code (unless analysed on request), a command-line tool or a sample.</summary>
+    public bool IsColdProject(AnalyzerSettings settings) => (IsTestProject && !settings.AnalyzeTestProjects) || IsCommandLineTool || IsSampleProject;
 
     /// <summary>Who calls a member, within the compilation: a member called only from cold code is cold (hot-path model).</summary>
     public ColdCallers Callers { get; }

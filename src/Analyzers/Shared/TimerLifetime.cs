@@ -25,24 +25,52 @@ internal static class TimerLifetime
 
     /// <summary>
     /// A <c>new CancellationTokenSource(timeout)</c>: held in a local, returned by its method (a factory such as
-    /// <c>CreateTimeoutCts()</c>, also inside a wrapper it returns), or held in an instance field or property of its object.
+    /// <c>CreateTimeoutCts()</c>, also inside a wrapper it returns), or held in an instance field or property of its object;
+    /// also when it is one branch of a <c>?:</c> or <c>??</c> whose value goes there (<c>using var cts = timeout.HasValue
+    /// ? new CancellationTokenSource(timeout.Value) : new CancellationTokenSource()</c>).
     /// </summary>
     public static string? OfSource(IOperation creation)
     {
-        switch (Storage.Of(creation))
+        var value = SelectedBy(creation);
+        switch (Storage.Of(value))
         {
             case ILocalSymbol:
                 return LocalTimeout;
             case IFieldSymbol { IsStatic: false }:
             case IPropertySymbol { IsStatic: false }:
                 return InstanceTimeout;
-            case null when IsReturned(creation):
+            case null when IsReturned(value):
                 return FactoryTimeout;
-            case null when TokenPassedToCall(creation):
+            case null when TokenPassedToCall(value) || TokenKeptInLocal(value):
                 return LocalTimeout;
             default:
                 return null;
         }
+    }
+
+    // The outermost `?:` or `??` that `value` is a branch of (through conversions), or `value` itself: where a source
+    // chosen by a condition goes is where the source goes.
+    private static IOperation SelectedBy(IOperation value)
+    {
+        var child = value;
+        for (var parent = value.Parent; parent is not null; parent = parent.Parent)
+        {
+            switch (parent)
+            {
+                case IConversionOperation:
+                    break;
+                case IConditionalOperation conditional when ReferenceEquals(conditional.WhenTrue, child) || ReferenceEquals(conditional.WhenFalse, child):
+                case ICoalesceOperation coalesce when ReferenceEquals(coalesce.WhenNull, child) || ReferenceEquals(coalesce.Value, child):
+                    value = parent;
+                    break;
+                default:
+                    return value;
+            }
+
+            child = parent;
+        }
+
+        return value;
     }
 
     /// <summary>
@@ -54,6 +82,22 @@ internal static class TimerLifetime
     private static bool TokenPassedToCall(IOperation creation) =>
         creation.Parent is IPropertyReferenceOperation { Property.Name: "Token" } token &&
         token.ConsumerSkippingConversions() is IArgumentOperation { Parent: IInvocationOperation };
+
+    /// <summary>
+    /// <c>cancellationToken = new CancellationTokenSource(timeout).Token</c>: the source is dropped and only its token is
+    /// kept, in a local or a parameter of the running method, so the source bounds this call's work: one per call.
+    /// </summary>
+    private static bool TokenKeptInLocal(IOperation creation)
+    {
+        if (creation.Parent is not IPropertyReferenceOperation { Property.Name: "Token" } token)
+        {
+            return false;
+        }
+
+        return Storage.Of(token) is ILocalSymbol ||
+               token.ConsumerSkippingConversions() is ISimpleAssignmentOperation { Target: IParameterReferenceOperation } assignment &&
+               !ReferenceEquals(assignment.Target, token);
+    }
 
     /// <summary>
     /// <c>source.CancelAfter(timeout)</c>: on a local source, a per-operation timeout; on a field, property, parameter or

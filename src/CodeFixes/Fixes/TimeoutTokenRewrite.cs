@@ -28,9 +28,10 @@ internal static class TimeoutTokenRewrite
             return null;
         }
 
-        // `new CancellationTokenSource(t).Token` handed to a call: the source was never reachable, nor disposed.
+        // `new CancellationTokenSource(t).Token` handed to a call or kept in a local or parameter: the source was never
+        // reachable, nor disposed, and its timer fires whatever becomes of the token, as the shared one does.
         if (creation.ConsumerSkippingConversions() is IPropertyReferenceOperation { Property.Name: nameof(System.Threading.CancellationTokenSource.Token) } token &&
-            token.Property.ContainingType.Is(symbols.CancellationTokenSource) && IsPassedByValue(token.Syntax))
+            token.Property.ContainingType.Is(symbols.CancellationTokenSource) && (IsPassedByValue(token.Syntax) || IsKeptInLocal(token)))
         {
             return new[] { new DocumentEdit(token.Syntax, current => After(arguments, model, syntax.SpanStart).WithTriviaFrom(current)) };
         }
@@ -196,6 +197,14 @@ internal static class TimeoutTokenRewrite
         (name is "System" or "mscorlib" or "netstandard" or "System.Private.CoreLib" || name.StartsWith("System.", System.StringComparison.Ordinal));
 
     /// <summary>A token value handed to a method or constructor (not by reference, not compared, not stored by us).</summary>
+    // `var token = ...Token;` or `cancellationToken = ...Token;` into a local or a parameter of the running method.
+    private static bool IsKeptInLocal(IOperation tokenRead) => tokenRead.ConsumerSkippingConversions() switch
+    {
+        IVariableInitializerOperation { Parent: IVariableDeclaratorOperation } => true,
+        ISimpleAssignmentOperation { Target: ILocalReferenceOperation or IParameterReferenceOperation } assignment => !ReferenceEquals(assignment.Target, tokenRead),
+        _ => false,
+    };
+
     private static bool IsPassedByValue(SyntaxNode tokenRead) =>
         tokenRead.Parent is ArgumentSyntax { RefKindKeyword.RawKind: (int)SyntaxKind.None, Parent: ArgumentListSyntax { Parent: InvocationExpressionSyntax or BaseObjectCreationExpressionSyntax } };
 

@@ -218,6 +218,61 @@ public partial class TimeoutCancellationTokenSourceTests
             """);
 
     [Fact]
+    public Task A_lambda_that_a_periodic_timer_calls_runs_once_per_period() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Threading;
+            using System.Threading.Tasks;
+
+            class ConnectionPool
+            {
+                private Timer _reaper;
+                private Timer _retry;
+                private Timer _oneShot;
+
+                Task ReapAsync(CancellationToken token) => Task.CompletedTask;
+
+                // A reaper ticking on its interval: one bound per tick.
+                void StartReaper(TimeSpan reaperInterval) => _reaper = new Timer(_ =>
+                {
+                    using var source = new CancellationTokenSource(reaperInterval);
+                    ReapAsync(source.Token).GetAwaiter().GetResult();
+                }, null, reaperInterval, reaperInterval);
+
+                void StartConstantReaper() => _reaper = new Timer(state => { using var source = new CancellationTokenSource(1000); }, null, 0, 5000);
+
+                // Created disarmed, re-armed from its own callback after each run: a self-re-arming pacer.
+                void StartSelfArmingReaper(TimeSpan reaperInterval)
+                {
+                    _reaper = new Timer(t =>
+                    {
+                        using var source = new CancellationTokenSource(reaperInterval);
+                        ((Timer)t!).Change(reaperInterval, Timeout.InfiniteTimeSpan);
+                    });
+                    _reaper.Change(reaperInterval, Timeout.InfiniteTimeSpan);
+                }
+
+                // One-shot timers (period infinite or 0): their callbacks are judged as any other lambda.
+                void Retry(TimeSpan delay, TimeSpan timeout) => _retry = new Timer(_ =>
+                {
+                    using var source = {|#0:new CancellationTokenSource(timeout)|};
+                }, null, delay, Timeout.InfiniteTimeSpan);
+
+                void Once(TimeSpan timeout) => _oneShot = new Timer(_ => { using var source = {|#1:new CancellationTokenSource(timeout)|}; }, null, 100, 0);
+
+                // A callback that disarms its timer does not re-arm it.
+                void Disarming(TimeSpan timeout) => _oneShot = new Timer(t =>
+                {
+                    using var source = {|#2:new CancellationTokenSource(timeout)|};
+                    ((Timer)t!).Change(Timeout.Infinite, Timeout.Infinite);
+                });
+            }
+            """,
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 0),
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 1),
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 2));
+
+    [Fact]
     public Task A_loop_that_awaits_a_timer_object_is_paced_and_one_that_awaits_a_read_is_not() =>
         Verify.VerifyAsync("""
             using System;

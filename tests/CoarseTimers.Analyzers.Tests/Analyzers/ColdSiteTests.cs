@@ -295,6 +295,199 @@ public partial class TimeoutCancellationTokenSourceTests
             Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 0));
 
     [Fact]
+    public Task Opening_and_handshaking_are_connection_set_up_and_opening_a_stream_is_not() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Threading;
+            using System.Threading.Tasks;
+
+            class TransportHandler
+            {
+                // Once per connection, link or session: open, reopen after a failure, handshake.
+                async Task OpenAsync(TimeSpan timeout)
+                {
+                    using var cts = new CancellationTokenSource(timeout);
+                    await Task.Delay(1, cts.Token);
+                }
+
+                async Task ReopenAsync(TimeSpan timeout) => await Task.Delay(1, new CancellationTokenSource(timeout).Token);
+
+                // Called before every operation, opening only when closed: its source is created per operation.
+                async Task EnsureOpenedAsync(TimeSpan timeout)
+                {
+                    using var cts = {|#1:new CancellationTokenSource(timeout)|};
+                    await Task.Delay(1, cts.Token);
+                }
+
+                async Task OpenInternalAsync(TimeSpan timeout)
+                {
+                    using var cts = new CancellationTokenSource(timeout);
+                    await Task.Delay(1, cts.Token);
+                }
+
+                async Task HandshakeAsync(CancellationToken connectionAborted, TimeSpan timeout)
+                {
+                    using var cts = CancellationTokenSource.CreateLinkedTokenSource(connectionAborted);
+                    cts.CancelAfter(timeout);
+                    await Task.Delay(1, cts.Token);
+                }
+
+                // A stream per request (HTTP/2, QUIC): Open leads the name but the member opens a stream, not the connection.
+                async Task OpenStreamAsync(TimeSpan timeout)
+                {
+                    using var cts = {|#0:new CancellationTokenSource(timeout)|};
+                    await Task.Delay(1, cts.Token);
+                }
+            }
+            """,
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 0),
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 1));
+
+    [Fact]
+    public Task A_timeout_that_bounds_only_a_connect_or_handshake_is_connection_set_up() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Net.WebSockets;
+            using System.Threading;
+            using System.Threading.Tasks;
+
+            class ChannelFactory
+            {
+                async Task<ClientWebSocket> CreateChannelAsync(Uri uri, TimeSpan timeout)
+                {
+                    var websocket = new ClientWebSocket();
+                    using (var cts = new CancellationTokenSource(timeout))
+                    {
+                        await websocket.ConnectAsync(uri, cts.Token);
+                    }
+
+                    return websocket;
+                }
+
+                async Task CreateSessionAsync(Uri uri, CancellationToken cancellationToken)
+                {
+                    using var linked = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+                    linked.CancelAfter(TimeSpan.FromMinutes(1));
+                    await new ClientWebSocket().ConnectAsync(uri, linked.Token);
+                    await PerformHandshakeAsync(linked.Token);
+                }
+
+                Task<ClientWebSocket> CreateInlineAsync(Uri uri) =>
+                    ConnectWebSocketAsync(uri, new CancellationTokenSource(TimeSpan.FromMinutes(1)).Token);
+
+                // The same source also bounds the exchange that follows: per operation.
+                async Task ExchangeAsync(Uri uri, ArraySegment<byte> buffer, TimeSpan timeout)
+                {
+                    using var cts = {|#0:new CancellationTokenSource(timeout)|};
+                    var websocket = new ClientWebSocket();
+                    await websocket.ConnectAsync(uri, cts.Token);
+                    await websocket.ReceiveAsync(buffer, cts.Token);
+                }
+
+                // A token that goes nowhere says nothing about what the timeout bounds.
+                void Arm(TimeSpan timeout)
+                {
+                    using var cts = {|#1:new CancellationTokenSource(timeout)|};
+                }
+
+                Task PerformHandshakeAsync(CancellationToken token) => Task.CompletedTask;
+
+                Task<ClientWebSocket> ConnectWebSocketAsync(Uri uri, CancellationToken token) => Task.FromResult(new ClientWebSocket());
+            }
+            """,
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 0),
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 1));
+
+    [Fact]
+    public Task Provisioning_is_one_off_set_up() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Threading;
+            using System.Threading.Tasks;
+
+            namespace Devices.Provisioning.Transport
+            {
+                // Registers a device once, at its first start: a namespace of provisioning code.
+                class TransportHandler
+                {
+                    async Task RegisterAsync(TimeSpan timeout)
+                    {
+                        using var cts = new CancellationTokenSource(timeout);
+                        await Task.Delay(1, cts.Token);
+                    }
+                }
+            }
+
+            namespace Storage
+            {
+                class TableProvisioner
+                {
+                    async Task CreateTableAsync(TimeSpan timeout) => await Task.Delay(1, new CancellationTokenSource(timeout).Token);
+                }
+
+                class Tables
+                {
+                    async Task ProvisionAsync(TimeSpan timeout) => await Task.Delay(1, new CancellationTokenSource(timeout).Token);
+
+                    // A provisioned-throughput read per request is not provisioning.
+                    async Task ReadProvisionedThroughputAsync(TimeSpan timeout) => await Task.Delay(1, {|#0:new CancellationTokenSource(timeout)|}.Token);
+                }
+            }
+            """,
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 0));
+
+    [Fact]
+    public Task Configuration_providers_load_at_start_up_and_on_reload() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Threading;
+            using System.Threading.Tasks;
+
+            namespace Microsoft.Extensions.Configuration
+            {
+                public abstract class ConfigurationProvider { public virtual void Load() { } }
+                public interface IConfigurationSource { }
+            }
+
+            namespace Sidecar
+            {
+                using Microsoft.Extensions.Configuration;
+
+                class StoreConfigurationProvider : ConfigurationProvider
+                {
+                    public override void Load() => LoadAsync(TimeSpan.FromSeconds(5)).GetAwaiter().GetResult();
+
+                    async Task LoadAsync(TimeSpan sidecarWait)
+                    {
+                        using var cts = new CancellationTokenSource(sidecarWait);
+                        await Task.Delay(1, cts.Token);
+                    }
+                }
+
+                class StoreConfigurationSource : IConfigurationSource
+                {
+                    async Task WaitAsync(TimeSpan sidecarWait) => await Task.Delay(1, new CancellationTokenSource(sidecarWait).Token);
+                }
+
+                // A base type of the same name elsewhere says nothing.
+                class SecretClient : Other.ConfigurationProvider
+                {
+                    async Task GetSecretAsync(TimeSpan timeout)
+                    {
+                        using var cts = {|#0:new CancellationTokenSource(timeout)|};
+                        await Task.Delay(1, cts.Token);
+                    }
+                }
+            }
+
+            namespace Other
+            {
+                abstract class ConfigurationProvider { }
+            }
+            """,
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 0));
+
+    [Fact]
     public Task A_timeout_around_a_process_run_stays_per_operation() =>
         Verify.VerifyAsync("""
             using System.Diagnostics;

@@ -79,13 +79,36 @@ public partial class TaskDelayTests
     [InlineData("contoso-cli", false)]
     [InlineData("Contoso.Client", true)] // words, not prefixes: a client library runs per operation
     [InlineData("Contoso.Clients.Cli2", true)]
-    public Task Command_line_tools_are_cold(string assemblyName, bool flagged)
+    [InlineData("Contoso.Samples", false)] // samples and demos, run by hand
+    [InlineData("ImapClientDemo", false)]
+    [InlineData("Orders.Example.Api", false)]
+    [InlineData("Contoso.Sampling", true)] // words, not prefixes: a sampling library runs per operation
+    [InlineData("Contoso.Demographics", true)]
+    public Task Command_line_tools_and_samples_are_cold(string assemblyName, bool flagged)
     {
         var test = new AnalyzerVerifier<TaskDelayAnalyzer>
         {
             TestCode = Wrap(flagged ? "await Task.WhenAny(Work(), {|#0:Task.Delay(100)|});" : "await Task.WhenAny(Work(), Task.Delay(100));"),
         };
         test.SolutionTransforms.Add((solution, projectId) => solution.WithProjectAssemblyName(projectId, assemblyName));
+        if (flagged)
+        {
+            test.ExpectedDiagnostics.Add(Expected("per-operation timeout"));
+        }
+
+        return test.RunAsync();
+    }
+
+    [Theory]
+    [InlineData("/repo/samples/Orders/Program.cs", false)]
+    [InlineData("/repo/Documentation/Examples/IdleExample.cs", false)]
+    [InlineData(@"C:\repo\demo\Client.cs", false)]
+    [InlineData("/repo/src/Sampling/Sampler.cs", true)]
+    [InlineData("/repo/src/Orders/Examples.cs", true)] // a file name is not a folder
+    public Task Files_in_sample_folders_are_cold(string path, bool flagged)
+    {
+        var test = new AnalyzerVerifier<TaskDelayAnalyzer>();
+        test.TestState.Sources.Add((path, Wrap(flagged ? "await Task.WhenAny(Work(), {|#0:Task.Delay(100)|});" : "await Task.WhenAny(Work(), Task.Delay(100));")));
         if (flagged)
         {
             test.ExpectedDiagnostics.Add(Expected("per-operation timeout"));

@@ -117,6 +117,8 @@ public partial class ThreadingTimerTests
     [InlineData("_field = new Timer(_ => { }, null, 100, 100);")]
     [InlineData("_field = new Timer(_ => { }, null, 100, -1); _field.Change(100, -1);")]
     [InlineData("_field = new Timer(_ => { }, null, 100, -1); this._field?.Change(100, -1);")]
+    [InlineData("_field = new Timer(_ => { }, null, 100, -1); _ = _field!.Change(100, -1);")]
+    [InlineData("_field = new Timer(_ => { }, null, 100, -1); (_field).Change(100, -1);")]
     [InlineData("s_static = new Timer(_ => { }, null, 100, -1);")]
     [InlineData("using (var s = new System.IO.MemoryStream()) { var t = new Timer(_ => { }, null, 100, -1); _field = t; }")]
     [InlineData("for (;;) { using var t = new Timer(_ => { }, null, TimeSpan.FromMinutes(1), TimeSpan.FromMinutes(1)); }")]

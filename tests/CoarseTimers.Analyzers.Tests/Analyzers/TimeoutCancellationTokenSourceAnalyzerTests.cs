@@ -67,6 +67,74 @@ public partial class TimeoutCancellationTokenSourceTests
             Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 1));
 
     [Fact]
+    public Task A_dropped_source_whose_token_stays_in_a_local_or_parameter_bounds_the_call() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.IO;
+            using System.Threading;
+            using System.Threading.Tasks;
+
+            class Connection
+            {
+                CancellationToken _lifetime;
+                public int Timeout { get; set; } = 3000;
+
+                // The caller gave no token: one source per read, only its token kept.
+                public async Task<int> ReadAsync(Stream stream, byte[] buffer, CancellationToken cancellationToken = default)
+                {
+                    if (cancellationToken == CancellationToken.None)
+                        cancellationToken = {|#0:new CancellationTokenSource(Timeout)|}.Token;
+                    return await stream.ReadAsync(buffer, 0, buffer.Length, cancellationToken);
+                }
+
+                public async Task<int> PeekAsync(Stream stream, byte[] buffer)
+                {
+                    var token = {|#1:new CancellationTokenSource(Timeout)|}.Token;
+                    return await stream.ReadAsync(buffer, 0, 1, token);
+                }
+
+                // Kept by the object: its lifetime, not one call's.
+                public void Arm() => _lifetime = new CancellationTokenSource(Timeout).Token;
+            }
+            """,
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 0),
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 1));
+
+    [Fact]
+    public Task A_source_chosen_by_a_condition_is_judged_where_the_choice_goes() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Threading;
+            using System.Threading.Tasks;
+
+            class JobEndpoint
+            {
+                CancellationTokenSource _shared;
+
+                Task RunAsync(CancellationToken token) => Task.CompletedTask;
+
+                // One source per request, with a timeout only when one is configured.
+                public async Task HandleAsync(TimeSpan? timeout)
+                {
+                    using var cts = timeout.HasValue ? {|#0:new CancellationTokenSource(timeout.Value)|} : new CancellationTokenSource();
+                    await RunAsync(cts.Token);
+                }
+
+                public async Task HandleOrDefaultAsync(CancellationTokenSource given, TimeSpan timeout)
+                {
+                    using var cts = given ?? {|#1:new CancellationTokenSource(timeout)|};
+                    await RunAsync(cts.Token);
+                }
+
+                // Chosen into a static field: held for the process, as a source stored there directly.
+                public static CancellationTokenSource s_process;
+                public void Configure(TimeSpan? timeout) => s_process = timeout is { } t ? new CancellationTokenSource(t) : null;
+            }
+            """,
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 0),
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 1));
+
+    [Fact]
     public Task Timeout_lifetimes_followed_through_factories_fields_and_reused_sources() =>
         Verify.VerifyAsync("""
             using System;

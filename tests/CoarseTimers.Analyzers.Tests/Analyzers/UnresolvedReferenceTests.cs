@@ -53,6 +53,42 @@ public class UnresolvedReferenceTests
             ExpectedSource("CancelAfter", "reused source re-armed per call", 1));
 
     [Fact]
+    public Task A_configuration_provider_is_recognised_with_its_package_unresolved() =>
+        CtsVerify.VerifyAsync("""
+            using System;
+            using System.Threading;
+            using System.Threading.Tasks;
+
+            class StoreConfigurationProvider : {|CS0246:ConfigurationProvider|}
+            {
+                async Task LoadAsync(TimeSpan sidecarWait)
+                {
+                    using var cts = new CancellationTokenSource(sidecarWait);
+                    await Task.Delay(1, cts.Token);
+                }
+            }
+
+            class StoreConfigurationSource : {|CS0246:IConfigurationSource|}
+            {
+                async Task WaitAsync(TimeSpan sidecarWait)
+                {
+                    using var cts = new CancellationTokenSource(sidecarWait);
+                    await Task.Delay(1, cts.Token);
+                }
+            }
+
+            class Store : {|CS0246:StoreBase|}
+            {
+                async Task GetAsync(TimeSpan timeout)
+                {
+                    using var cts = {|#0:new CancellationTokenSource(timeout)|};
+                    await Task.Delay(1, cts.Token);
+                }
+            }
+            """,
+            ExpectedSource("new CancellationTokenSource(timeout)", "per-operation timeout", 0));
+
+    [Fact]
     public Task A_call_that_does_not_bind_still_counts_among_a_members_callers() =>
         CtsVerify.VerifyAsync("""
             using System.Threading;

@@ -76,6 +76,61 @@ public partial class TimeoutCancellationTokenSourceTests
         }
         """);
 
+    [Fact]
+    public Task A_dropped_source_whose_token_is_kept_in_a_local_or_parameter_becomes_a_shared_timeout_token() => Verify.VerifyAsync(
+        """
+        using System.IO;
+        using System.Threading;
+        using System.Threading.Tasks;
+
+        class C
+        {
+            async Task<int> M(Stream stream, byte[] buffer, int timeout, CancellationToken cancellationToken = default)
+            {
+                if (cancellationToken == CancellationToken.None)
+                    cancellationToken = {|CT0002:new CancellationTokenSource(timeout)|}.Token;
+                var peek = {|CT0002:new CancellationTokenSource(50)|}.Token;
+                await stream.ReadAsync(buffer, 0, 1, peek);
+                return await stream.ReadAsync(buffer, 0, buffer.Length, cancellationToken);
+            }
+        }
+        """,
+        """
+        using System.IO;
+        using System.Threading;
+        using System.Threading.Tasks;
+        using CoarseTimers;
+
+        class C
+        {
+            async Task<int> M(Stream stream, byte[] buffer, int timeout, CancellationToken cancellationToken = default)
+            {
+                if (cancellationToken == CancellationToken.None)
+                    cancellationToken = CoarseTimeout.After(timeout);
+                var peek = CoarseTimeout.After(50);
+                await stream.ReadAsync(buffer, 0, 1, peek);
+                return await stream.ReadAsync(buffer, 0, buffer.Length, cancellationToken);
+            }
+        }
+        """);
+
+    [Fact]
+    public Task A_source_chosen_by_a_condition_is_flagged_but_not_rewritten() => Verify.VerifyNotOfferedAsync(
+        """
+        using System;
+        using System.Threading;
+        using System.Threading.Tasks;
+
+        class C
+        {
+            async Task M(TimeSpan? timeout)
+            {
+                using var cts = timeout.HasValue ? {|CT0002:new CancellationTokenSource(timeout.Value)|} : new CancellationTokenSource();
+                await Task.Delay(10, cts.Token);
+            }
+        }
+        """);
+
     [Theory]
     [InlineData("_ = Background(cts.Token);")] // fire-and-forget: still running after the dispose
     [InlineData("var pending = Background(cts.Token); await pending;")] // a task kept, awaited later
