@@ -450,23 +450,40 @@ internal sealed class ColdCallers
             return true;
         }
 
-        if (lambda.ConsumerSkippingDelegateCreation() is not IArgumentOperation { Parameter.Ordinal: 0, Parent: IObjectCreationOperation { Constructor: { } constructor } } ||
+        if (lambda.ConsumerSkippingDelegateCreation() is not IArgumentOperation { Parameter.Ordinal: 0, Parent: IObjectCreationOperation { Constructor: { } constructor } creation } ||
             !constructor.ContainingType.Is(_symbols.Timer))
         {
             return false;
         }
 
+        // The timer itself: the callback's state parameter (the callback-only constructor passes the timer), or the
+        // variable the creation is stored in. Another timer re-armed from here (an idle watchdog) says nothing.
+        var state = lambda.Symbol.Parameters.Length == 1 ? lambda.Symbol.Parameters[0] : null;
+        var storage = Storage.Of(creation);
         foreach (var node in lambda.Body.Descendants())
         {
             // A Change that disarms (an infinite due time) stops the timer instead.
             if (node is IInvocationOperation { TargetMethod.Name: "Change", Arguments.Length: 2 } change && change.TargetMethod.ContainingType.Is(_symbols.Timer) &&
-                !TimerLifetime.IsInfinite(change.Arguments.ArgumentFor(0), _symbols))
+                !TimerLifetime.IsInfinite(change.Arguments.ArgumentFor(0), _symbols) && IsTimerItself(change.Instance, state, storage))
             {
                 return true;
             }
         }
 
         return false;
+    }
+
+    private static bool IsTimerItself(IOperation? receiver, IParameterSymbol? state, ISymbol? storage)
+    {
+        ISymbol? symbol = receiver.WithoutConversions() switch
+        {
+            IParameterReferenceOperation parameter => parameter.Parameter,
+            ILocalReferenceOperation local => local.Local,
+            IFieldReferenceOperation field => field.Field,
+            IPropertyReferenceOperation property => property.Property,
+            _ => null,
+        };
+        return symbol is not null && (SymbolEqualityComparer.Default.Equals(symbol, state) || SymbolEqualityComparer.Default.Equals(symbol, storage));
     }
 
     /// <summary>A use of a member that calls it only on a rare path (not a call).</summary>

@@ -64,13 +64,18 @@ internal static class ColdContext
     /// <summary>
     /// Words that make a whole type, or a whole namespace, lifecycle code wherever they stand in its name:
     /// <c>ConnectContext</c>, <c>StartupHook</c>, <c>Management.LinuxSpecialization</c> (a host's one-off switch from
-    /// placeholder to its app), <c>DrainOrchestrator</c> (a graceful drain before shutdown), <c>Devices.Provisioning</c> and
-    /// <c>DynamoDbProvisioner</c> (setting up a device's identity or a table, once). Not the other -ing forms that
+    /// placeholder to its app), <c>DrainOrchestrator</c> (a graceful drain before shutdown). Not the -ing forms that
     /// name what a per-call type keeps doing (<c>ChannelRecreatingCallInvoker</c> handles every call).
     /// </summary>
     private static readonly ImmutableHashSet<string> s_lifecycleTypeWords = ImmutableHashSet.Create(
         StringComparer.Ordinal, "Startup", "Bootstrap", "Bootstrapper", "Initializer", "Warmup", "Connect", "Reconnect", "Shutdown", "Specialization",
-        "Drain", "Drainer", "Provisioning", "Provisioner");
+        "Drain", "Drainer");
+
+    /// <summary>
+    /// Words that make a type (not a namespace) set-up code: <c>ProvisioningTransportHandler</c>, <c>DynamoDbProvisioner</c>
+    /// register a device or create a table once. Not in a namespace: <c>Contoso.TenantProvisioning.Api</c> serves requests.
+    /// </summary>
+    private static readonly ImmutableHashSet<string> s_setUpTypeWords = ImmutableHashSet.Create(StringComparer.Ordinal, "Provisioning", "Provisioner");
 
     /// <summary>
     /// Words that make a type or a namespace housekeeping (<c>InboxCleanupService</c>, <c>ClaimCheckSweeper</c>,
@@ -116,7 +121,7 @@ internal static class ColdContext
         {
             if (symbol is INamedTypeSymbol type)
             {
-                if ((ContainerReason(type.Name, type.Name) ?? ConfigurationProviderReason(type)) is { } reason)
+                if ((ContainerReason(type.Name, type.Name) ?? SetUpTypeReason(type.Name) ?? ConfigurationProviderReason(type)) is { } reason)
                 {
                     return reason;
                 }
@@ -140,11 +145,6 @@ internal static class ColdContext
             return $"build-time code (imports {import})";
         }
 
-        if (SampleFolder(operation.Syntax.SyntaxTree.FilePath) is { } folder)
-        {
-            return $"sample code (in a {folder} folder)";
-        }
-
         return ColdSite.UserInterfaceType(operation, containingSymbol) is { } ui ? $"user-interface code: {ui}" : null;
     }
 
@@ -155,6 +155,8 @@ internal static class ColdContext
     /// </summary>
     public static string? SiteReason(IOperation operation, ISymbol containingSymbol) =>
         Reason(operation, containingSymbol) ?? ColdSite.TimeNameReason(operation) ?? ColdSite.BoundCallReason(operation);
+
+    private static string? SetUpTypeReason(string name) => HasWord(name, s_setUpTypeWords) ? $"set-up: {name}" : null;
 
     // What the name of a containing type or namespace says, words split once: lifecycle, housekeeping or test code.
     private static string? ContainerReason(string name, string shown)
@@ -171,7 +173,7 @@ internal static class ColdContext
     {
         if (method.MethodKind is MethodKind.Ordinary or MethodKind.ExplicitInterfaceImplementation or MethodKind.LocalFunction)
         {
-            if (NamesLifecycle(method.Name) && !IsOperationObject(method.ContainingType))
+            if (NamesLifecycle(method.Name) && !IsOperationObject(method.ContainingType) && !IsPerUseOpen(method))
             {
                 return $"lifecycle: {method.Name}";
             }
@@ -183,6 +185,35 @@ internal static class ColdContext
         }
 
         return LifecycleParameter(method) is { } parameterType ? $"lifecycle: takes a {parameterType}" : null;
+    }
+
+    /// <summary>
+    /// An Open that runs per use, not once per connection: a member that opens only if needed before each operation
+    /// (<c>EnsureOpenAsync</c>: Ensure leads the name) or an ADO.NET connection's (a type deriving from
+    /// <c>System.Data.Common.DbConnection</c>, by name when unresolved), which a pool serves per unit of work.
+    /// </summary>
+    private static bool IsPerUseOpen(IMethodSymbol method)
+    {
+        var words = Words(method.Name);
+        if (!words.Contains("Open"))
+        {
+            return false;
+        }
+
+        if (words[0] == "Ensure")
+        {
+            return true;
+        }
+
+        for (var type = method.ContainingType?.BaseType; type is not null; type = type.BaseType)
+        {
+            if (type.Name == "DbConnection" && (type.TypeKind == TypeKind.Error || type.ContainingNamespace?.ToDisplayString() == "System.Data.Common"))
+            {
+                return true;
+            }
+        }
+
+        return false;
     }
 
     /// <summary>
@@ -371,13 +402,17 @@ internal static class ColdContext
         return false;
     }
 
-    /// <summary>Last words of an assembly-name segment, or whole folder names, that mark sample or demo code.</summary>
-    private static readonly ImmutableHashSet<string> s_sampleWords = ImmutableHashSet.Create(
+    /// <summary>Whole assembly-name segments that mark sample or demo code.</summary>
+    private static readonly ImmutableHashSet<string> s_sampleSegments = ImmutableHashSet.Create(
         StringComparer.OrdinalIgnoreCase, "Sample", "Samples", "Example", "Examples", "Demo", "Demos");
 
+    /// <summary>Last words of an assembly-name segment that name one sample or demo program (<c>ConsoleSample</c>, <c>ImapClientDemo</c>).</summary>
+    private static readonly ImmutableHashSet<string> s_sampleProgramWords = ImmutableHashSet.Create(StringComparer.Ordinal, "Sample", "Example", "Demo");
+
     /// <summary>
-    /// True when a segment of the assembly name ends in a sample word (<c>Contoso.Samples</c>, <c>ImapClientDemo</c>,
-    /// <c>Orders.Example</c>): a program that shows how to use a library, run by hand, not a server's request path.
+    /// True when a segment of the assembly name is a sample word (<c>Contoso.Samples</c>, <c>Orders.Example.Api</c>) or ends
+    /// in a singular one (<c>ConsoleSample</c>, <c>ImapClientDemo</c>): a program that shows how to use a library, run by
+    /// hand. Not a plural at the end of a longer segment, which names what a product handles (<c>AudioSamples</c>).
     /// </summary>
     public static bool IsSampleAssemblyName(string? assemblyName)
     {
@@ -389,36 +424,13 @@ internal static class ColdContext
         foreach (var segment in assemblyName.Split('.', '-', '_'))
         {
             var words = Words(segment);
-            if (words.Count > 0 && s_sampleWords.Contains(words[words.Count - 1]))
+            if (s_sampleSegments.Contains(segment) || (words.Count > 1 && s_sampleProgramWords.Contains(words[words.Count - 1])))
             {
                 return true;
             }
         }
 
         return false;
-    }
-
-    /// <summary>
-    /// The folder of <paramref name="path"/> that marks sample code (<c>samples/</c>, <c>Documentation/Examples/</c>,
-    /// <c>demo/</c>, any case), or null. Whole folder names only: <c>Sampling/</c> is not one.
-    /// </summary>
-    internal static string? SampleFolder(string? path)
-    {
-        if (string.IsNullOrEmpty(path))
-        {
-            return null;
-        }
-
-        var segments = path!.Split('/', '\\');
-        for (var i = 0; i < segments.Length - 1; i++)
-        {
-            if (s_sampleWords.Contains(segments[i]))
-            {
-                return segments[i];
-            }
-        }
-
-        return null;
     }
 
     /// <summary>True when a segment of the assembly name is <c>Cli</c> in any case (<c>Aspire.Cli</c>, <c>dotnet-cli</c>); not <c>Client</c>.</summary>

@@ -74,8 +74,10 @@ internal static class ColdSite
     /// The timeout source (a <c>new CancellationTokenSource(timeout)</c>, or the local a <c>CancelAfter</c> arms) bounds only
     /// connection set-up: its token goes nowhere but to calls named for connecting or handshaking
     /// (<c>websocket.ConnectAsync(uri, cts.Token)</c>, <c>ConnectWebSocketAsync</c>, <c>PerformHandshakeAsync</c>), as
-    /// arguments, in the member that holds it. It runs once per connection whatever the member is called. Not Open: a
-    /// pooled database connection is opened per request. Null when the token goes anywhere else or nowhere.
+    /// arguments, in the member that holds it, and the source itself goes nowhere but its own <c>Dispose</c>,
+    /// <c>CancelAfter</c>, <c>Cancel</c> and <c>IsCancellationRequested</c>. It runs once per connection whatever the member is
+    /// called. Not Open: a pooled database connection is opened per request. Null when the token or the source goes
+    /// anywhere else, or the token nowhere.
     /// </summary>
     internal static string? BoundCallReason(IOperation operation)
     {
@@ -88,7 +90,7 @@ internal static class ColdSite
                     return ConnectionCallOf(inline.Syntax) is { } call ? $"connection set-up: the timeout bounds {call}" : null;
                 }
 
-                local = Storage.Of(creation) as ILocalSymbol;
+                local = Storage.Of(TimerLifetime.SelectedBy(creation)) as ILocalSymbol;
                 break;
             case IInvocationOperation { TargetMethod.Name: "CancelAfter", Instance: ILocalReferenceOperation armed }:
                 local = armed.Local;
@@ -111,18 +113,28 @@ internal static class ColdSite
         string? bound = null;
         foreach (var reference in root.Descendants().OfType<ILocalReferenceOperation>())
         {
-            if (!SymbolEqualityComparer.Default.Equals(reference.Local, local) ||
-                reference.Parent is not IPropertyReferenceOperation { Property.Name: "Token" } token)
+            if (!SymbolEqualityComparer.Default.Equals(reference.Local, local))
             {
                 continue;
             }
 
-            if (ConnectionCallOf(token.Syntax) is not { } call)
+            switch (reference.Parent)
             {
-                return null;
-            }
+                case IPropertyReferenceOperation { Property.Name: "Token" } token:
+                    if (ConnectionCallOf(token.Syntax) is not { } call)
+                    {
+                        return null;
+                    }
 
-            bound ??= call;
+                    bound ??= call;
+                    break;
+                case IInvocationOperation { TargetMethod.Name: "Dispose" or "CancelAfter" or "Cancel" } own when ReferenceEquals(own.Instance, reference):
+                case IPropertyReferenceOperation { Property.Name: "IsCancellationRequested" }:
+                    break;
+                default:
+                    // The source itself goes on (an argument, a field, a return): it may bound more than the connect.
+                    return null;
+            }
         }
 
         return bound is null ? null : $"connection set-up: the timeout bounds {bound}";
@@ -140,7 +152,7 @@ internal static class ColdSite
 
         var words = ColdContext.Words(name);
         var last = words.Count - 1;
-        while (last > 0 && words[last] is "Async" or "Core" or "Internal")
+        while (last > 0 && words[last] is "Async" or "Core" or "Internal" or "Impl")
         {
             last--;
         }

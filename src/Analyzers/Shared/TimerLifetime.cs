@@ -48,9 +48,11 @@ internal static class TimerLifetime
         }
     }
 
-    // The outermost `?:` or `??` that `value` is a branch of (through conversions), or `value` itself: where a source
-    // chosen by a condition goes is where the source goes.
-    private static IOperation SelectedBy(IOperation value)
+    /// <summary>
+    /// The outermost <c>?:</c> or <c>??</c> that <paramref name="value"/> is a branch of (through conversions), or the value
+    /// itself: where a source chosen by a condition goes is where the source goes.
+    /// </summary>
+    internal static IOperation SelectedBy(IOperation value)
     {
         var child = value;
         for (var parent = value.Parent; parent is not null; parent = parent.Parent)
@@ -85,7 +87,7 @@ internal static class TimerLifetime
 
     /// <summary>
     /// <c>cancellationToken = new CancellationTokenSource(timeout).Token</c>: the source is dropped and only its token is
-    /// kept, in a local or a parameter of the running method, so the source bounds this call's work: one per call.
+    /// kept, in a local or a by-value parameter of the running method, so the source bounds this call's work: one per call.
     /// </summary>
     private static bool TokenKeptInLocal(IOperation creation)
     {
@@ -94,8 +96,9 @@ internal static class TimerLifetime
             return false;
         }
 
-        return Storage.Of(token) is ILocalSymbol ||
-               token.ConsumerSkippingConversions() is ISimpleAssignmentOperation { Target: IParameterReferenceOperation } assignment &&
+        // Not a ref local or an out/ref parameter: the caller's variable would keep the token past this call.
+        return Storage.Of(token) is ILocalSymbol { RefKind: RefKind.None } ||
+               token.ConsumerSkippingConversions() is ISimpleAssignmentOperation { Target: IParameterReferenceOperation { Parameter.RefKind: RefKind.None } } assignment &&
                !ReferenceEquals(assignment.Target, token);
     }
 

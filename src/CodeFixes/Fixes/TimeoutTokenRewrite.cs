@@ -15,9 +15,9 @@ namespace CoarseTimers.CodeFixes.Fixes;
 /// CT0002's cheapest rewrite: a timeout source used only for its token becomes <c>CoarseTimeout.After(t)</c>, a shared
 /// token with nothing to allocate or dispose. Offered only where that token behaves as the private one did for this
 /// site: the source is a local whose every use passes <c>.Token</c> by value to a call or disposes it (or the
-/// expression is <c>new CancellationTokenSource(t).Token</c> passed straight on). Then nobody cancels it early,
-/// registers on the source, reads its state, compares its token or lets the source escape, which are the
-/// differences docs/rules/CT0002.md lists for a shared token.
+/// expression is <c>new CancellationTokenSource(t).Token</c> passed straight on, or kept in a local or parameter that is
+/// only passed on). Then nobody cancels it early, registers on the source, reads its state, compares its token or lets
+/// the source escape, which are the differences docs/rules/CT0002.md lists for a shared token.
 /// </summary>
 internal static class TimeoutTokenRewrite
 {
@@ -31,7 +31,7 @@ internal static class TimeoutTokenRewrite
         // `new CancellationTokenSource(t).Token` handed to a call or kept in a local or parameter: the source was never
         // reachable, nor disposed, and its timer fires whatever becomes of the token, as the shared one does.
         if (creation.ConsumerSkippingConversions() is IPropertyReferenceOperation { Property.Name: nameof(System.Threading.CancellationTokenSource.Token) } token &&
-            token.Property.ContainingType.Is(symbols.CancellationTokenSource) && (IsPassedByValue(token.Syntax) || IsKeptInLocal(token)))
+            token.Property.ContainingType.Is(symbols.CancellationTokenSource) && (IsPassedByValue(token.Syntax) || IsKeptOnlyToPass(token, model, cancellationToken)))
         {
             return new[] { new DocumentEdit(token.Syntax, current => After(arguments, model, syntax.SpanStart).WithTriviaFrom(current)) };
         }
@@ -197,13 +197,56 @@ internal static class TimeoutTokenRewrite
         (name is "System" or "mscorlib" or "netstandard" or "System.Private.CoreLib" || name.StartsWith("System.", System.StringComparison.Ordinal));
 
     /// <summary>A token value handed to a method or constructor (not by reference, not compared, not stored by us).</summary>
-    // `var token = ...Token;` or `cancellationToken = ...Token;` into a local or a parameter of the running method.
-    private static bool IsKeptInLocal(IOperation tokenRead) => tokenRead.ConsumerSkippingConversions() switch
+    /// <summary>
+    /// <c>var token = ...Token;</c> or <c>cancellationToken = ...Token;</c> into a local or a by-value parameter, whose every
+    /// read in the member passes it by value to a call or compares it with <c>CancellationToken.None</c> or
+    /// <c>default</c>. A token compared with another (<c>e.CancellationToken == readTimeout</c>) or stored would tell two
+    /// shared tokens of one bucket apart no more (docs/rules/CT0002.md), so such a site keeps its diagnostic and no fix.
+    /// </summary>
+    private static bool IsKeptOnlyToPass(IOperation tokenRead, SemanticModel model, CancellationToken cancellationToken)
     {
-        IVariableInitializerOperation { Parent: IVariableDeclaratorOperation } => true,
-        ISimpleAssignmentOperation { Target: ILocalReferenceOperation or IParameterReferenceOperation } assignment => !ReferenceEquals(assignment.Target, tokenRead),
-        _ => false,
-    };
+        ISymbol? kept = tokenRead.ConsumerSkippingConversions() switch
+        {
+            IVariableInitializerOperation { Parent: IVariableDeclaratorOperation declarator } => declarator.Symbol,
+            ISimpleAssignmentOperation { Target: ILocalReferenceOperation local } assignment when !ReferenceEquals(assignment.Target, tokenRead) => local.Local,
+            ISimpleAssignmentOperation { Target: IParameterReferenceOperation { Parameter.RefKind: RefKind.None } parameter } assignment when !ReferenceEquals(assignment.Target, tokenRead) => parameter.Parameter,
+            _ => null,
+        };
+        if (kept is null || kept is ILocalSymbol { RefKind: not RefKind.None } || tokenRead.Syntax.FirstAncestorOrSelf<MemberDeclarationSyntax>() is not { } member)
+        {
+            return false;
+        }
+
+        foreach (var identifier in member.DescendantNodes().OfType<IdentifierNameSyntax>())
+        {
+            if (identifier.Identifier.ValueText != kept.Name ||
+                !SymbolEqualityComparer.Default.Equals(model.GetSymbolInfo(identifier, cancellationToken).Symbol, kept))
+            {
+                continue;
+            }
+
+            var written = identifier.Parent is AssignmentExpressionSyntax { RawKind: (int)SyntaxKind.SimpleAssignmentExpression } assignment && assignment.Left == identifier;
+            if (!written && !IsPassedByValue(identifier) && !IsComparedWithNone(identifier))
+            {
+                return false;
+            }
+        }
+
+        return true;
+    }
+
+    // `token == CancellationToken.None`, `token != default`: true or false alike for the private and the shared token.
+    private static bool IsComparedWithNone(IdentifierNameSyntax identifier)
+    {
+        if (identifier.Parent is not BinaryExpressionSyntax { RawKind: (int)SyntaxKind.EqualsExpression or (int)SyntaxKind.NotEqualsExpression } comparison)
+        {
+            return false;
+        }
+
+        var other = comparison.Left == identifier ? comparison.Right : comparison.Left;
+        return other is LiteralExpressionSyntax { RawKind: (int)SyntaxKind.DefaultLiteralExpression } or DefaultExpressionSyntax ||
+               other is MemberAccessExpressionSyntax { Name.Identifier.ValueText: nameof(CancellationToken.None) };
+    }
 
     private static bool IsPassedByValue(SyntaxNode tokenRead) =>
         tokenRead.Parent is ArgumentSyntax { RefKindKeyword.RawKind: (int)SyntaxKind.None, Parent: ArgumentListSyntax { Parent: InvocationExpressionSyntax or BaseObjectCreationExpressionSyntax } };

@@ -260,6 +260,15 @@ public partial class TimeoutCancellationTokenSourceTests
 
                 void Once(TimeSpan timeout) => _oneShot = new Timer(_ => { using var source = {|#1:new CancellationTokenSource(timeout)|}; }, null, 100, 0);
 
+                // Re-arming another timer (an idle watchdog) does not make a one-shot timer a pacer.
+                private readonly Timer _idle = new Timer(_ => { }, null, Timeout.Infinite, Timeout.Infinite);
+
+                void Slow(TimeSpan timeout) => _oneShot = new Timer(_ =>
+                {
+                    using var source = {|#3:new CancellationTokenSource(timeout)|};
+                    _idle.Change(30000, Timeout.Infinite);
+                }, null, 5000, Timeout.Infinite);
+
                 // A callback that disarms its timer does not re-arm it.
                 void Disarming(TimeSpan timeout) => _oneShot = new Timer(t =>
                 {
@@ -270,7 +279,8 @@ public partial class TimeoutCancellationTokenSourceTests
             """,
             Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 0),
             Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 1),
-            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 2));
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 2),
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 3));
 
     [Fact]
     public Task A_loop_that_awaits_a_timer_object_is_paced_and_one_that_awaits_a_read_is_not() =>

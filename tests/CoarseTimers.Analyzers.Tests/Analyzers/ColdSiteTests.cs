@@ -332,6 +332,13 @@ public partial class TimeoutCancellationTokenSourceTests
                     await Task.Delay(1, cts.Token);
                 }
 
+                // Opens only if needed, before every operation: per use.
+                async Task EnsureOpenAsync(TimeSpan timeout)
+                {
+                    using var cts = {|#2:new CancellationTokenSource(timeout)|};
+                    await Task.Delay(1, cts.Token);
+                }
+
                 // A stream per request (HTTP/2, QUIC): Open leads the name but the member opens a stream, not the connection.
                 async Task OpenStreamAsync(TimeSpan timeout)
                 {
@@ -341,7 +348,31 @@ public partial class TimeoutCancellationTokenSourceTests
             }
             """,
             Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 0),
-            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 1));
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 1),
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 2));
+
+    [Fact]
+    public Task An_ado_net_connection_is_opened_per_unit_of_work() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Threading;
+            using System.Threading.Tasks;
+
+            // DbConnection (unresolved here, matched by name): a pool serves each OpenAsync, per request.
+            abstract class PgConnection : {|CS0246:DbConnection|}
+            {
+                public int Budget = 15000;
+
+                public Task OpenAsync(CancellationToken ct) => RentAsync(ct);
+
+                private async Task RentAsync(CancellationToken ct)
+                {
+                    using var cts = {|#0:new CancellationTokenSource(Budget)|};
+                    await Task.Delay(1, cts.Token);
+                }
+            }
+            """,
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 0));
 
     [Fact]
     public Task A_timeout_that_bounds_only_a_connect_or_handshake_is_connection_set_up() =>
@@ -384,6 +415,23 @@ public partial class TimeoutCancellationTokenSourceTests
                     await websocket.ReceiveAsync(buffer, cts.Token);
                 }
 
+                // Chosen by a condition, still only bounding the connect.
+                async Task CreateOptionalAsync(Uri uri, TimeSpan? timeout)
+                {
+                    using var cts = timeout.HasValue ? new CancellationTokenSource(timeout.Value) : new CancellationTokenSource();
+                    await new ClientWebSocket().ConnectAsync(uri, cts.Token);
+                }
+
+                // The source itself goes on to the exchange: it may bound more than the connect.
+                async Task CallAsync(Uri uri, TimeSpan timeout)
+                {
+                    using var cts = {|#2:new CancellationTokenSource(timeout)|};
+                    await new ClientWebSocket().ConnectAsync(uri, cts.Token);
+                    await ExchangeAsync(cts);
+                }
+
+                Task ExchangeAsync(CancellationTokenSource cts) => Task.CompletedTask;
+
                 // A token that goes nowhere says nothing about what the timeout bounds.
                 void Arm(TimeSpan timeout)
                 {
@@ -396,7 +444,8 @@ public partial class TimeoutCancellationTokenSourceTests
             }
             """,
             Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 0),
-            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 1));
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 1),
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 2));
 
     [Fact]
     public Task Provisioning_is_one_off_set_up() =>
@@ -407,8 +456,8 @@ public partial class TimeoutCancellationTokenSourceTests
 
             namespace Devices.Provisioning.Transport
             {
-                // Registers a device once, at its first start: a namespace of provisioning code.
-                class TransportHandler
+                // Registers a device once, at its first start.
+                class ProvisioningTransportHandler
                 {
                     async Task RegisterAsync(TimeSpan timeout)
                     {
@@ -433,8 +482,18 @@ public partial class TimeoutCancellationTokenSourceTests
                     async Task ReadProvisionedThroughputAsync(TimeSpan timeout) => await Task.Delay(1, {|#0:new CancellationTokenSource(timeout)|}.Token);
                 }
             }
+
+            namespace Contoso.TenantProvisioning.Api
+            {
+                // A namespace of a provisioning service: its controllers serve requests.
+                class TenantsController
+                {
+                    async Task GetTenantAsync(TimeSpan timeout) => await Task.Delay(1, {|#1:new CancellationTokenSource(timeout)|}.Token);
+                }
+            }
             """,
-            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 0));
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 0),
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 1));
 
     [Fact]
     public Task Configuration_providers_load_at_start_up_and_on_reload() =>

@@ -95,6 +95,9 @@ public partial class TimeoutCancellationTokenSourceTests
 
                 // Kept by the object: its lifetime, not one call's.
                 public void Arm() => _lifetime = new CancellationTokenSource(Timeout).Token;
+
+                // Handed back to the caller through an out parameter: the caller's storage, not this call's.
+                public void Arm(out CancellationToken sessionToken) => sessionToken = new CancellationTokenSource(Timeout).Token;
             }
             """,
             Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 0),

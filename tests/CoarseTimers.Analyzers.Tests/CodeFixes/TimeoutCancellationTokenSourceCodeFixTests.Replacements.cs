@@ -115,6 +115,81 @@ public partial class TimeoutCancellationTokenSourceTests
         """);
 
     [Fact]
+    public Task A_kept_token_that_is_compared_or_stored_later_keeps_its_source()
+    {
+        var test = Verify.Create(
+        """
+        using System;
+        using System.IO;
+        using System.Threading;
+        using System.Threading.Tasks;
+
+        class C
+        {
+            CancellationToken _last;
+
+            async Task M(Stream stream, byte[] buffer)
+            {
+                // Compared later: two shared tokens of one bucket are equal, so it keeps its own source. The token that is
+                // only passed on is rewritten (the comparison reads the other one).
+                var readTimeout = {|CT0002:new CancellationTokenSource(5000)|}.Token;
+                var writeTimeout = {|CT0002:new CancellationTokenSource(5000)|}.Token;
+                try
+                {
+                    await stream.ReadAsync(buffer, 0, 1, readTimeout);
+                    await stream.WriteAsync(buffer, 0, 1, writeTimeout);
+                }
+                catch (OperationCanceledException e) when (e.CancellationToken == readTimeout)
+                {
+                    throw new TimeoutException("read");
+                }
+
+                // Stored: no rewrite.
+                var kept = {|CT0002:new CancellationTokenSource(100)|}.Token;
+                _last = kept;
+            }
+        }
+        """,
+        """
+        using System;
+        using System.IO;
+        using System.Threading;
+        using System.Threading.Tasks;
+        using CoarseTimers;
+
+        class C
+        {
+            CancellationToken _last;
+
+            async Task M(Stream stream, byte[] buffer)
+            {
+                // Compared later: two shared tokens of one bucket are equal, so it keeps its own source. The token that is
+                // only passed on is rewritten (the comparison reads the other one).
+                var readTimeout = {|CT0002:new CancellationTokenSource(5000)|}.Token;
+                var writeTimeout = CoarseTimeout.After(5000);
+                try
+                {
+                    await stream.ReadAsync(buffer, 0, 1, readTimeout);
+                    await stream.WriteAsync(buffer, 0, 1, writeTimeout);
+                }
+                catch (OperationCanceledException e) when (e.CancellationToken == readTimeout)
+                {
+                    throw new TimeoutException("read");
+                }
+
+                // Stored: no rewrite.
+                var kept = {|CT0002:new CancellationTokenSource(100)|}.Token;
+                _last = kept;
+            }
+        }
+        """);
+
+        // The two sites left are still reported in the fixed code: read them from its markup.
+        test.FixedState.MarkupHandling = Microsoft.CodeAnalysis.Testing.MarkupMode.Allow;
+        return test.RunAsync();
+    }
+
+    [Fact]
     public Task A_source_chosen_by_a_condition_is_flagged_but_not_rewritten() => Verify.VerifyNotOfferedAsync(
         """
         using System;
