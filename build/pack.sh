@@ -3,4 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-artifacts/packages}"
-dotnet pack src/Runtime/CoarseTimers.csproj -c Release -o "$out" --nologo -v quiet "${@:2}"
+# -m:1: the runtime's two target frameworks and the code-fix project each reference the analyzer project with other
+# global properties, so a parallel build may build it twice at once and both write its deps.json (seen once in CI under
+# load: "The process cannot access the file ... CoarseTimers.Analyzers.deps.json"). One node builds each once, in turn.
+dotnet pack src/Runtime/CoarseTimers.csproj -c Release -o "$out" --nologo -v quiet -m:1 "${@:2}"
