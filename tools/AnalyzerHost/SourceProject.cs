@@ -20,6 +20,7 @@ internal sealed record SourceProject(string Folder, string AssemblyName, bool Is
     private static readonly Regex s_assemblyName = new("<AssemblyName>\\s*([^<$]+?)\\s*</AssemblyName>", RegexOptions.IgnoreCase);
     private static readonly Regex s_exe = new("<OutputType>\\s*(Exe|WinExe)\\s*</OutputType>", RegexOptions.IgnoreCase);
     private static readonly Regex s_implicitUsings = new("<ImplicitUsings>\\s*(enable|true)\\s*</ImplicitUsings>", RegexOptions.IgnoreCase);
+    private static readonly Regex s_import = new("<Import\\s+Project\\s*=\\s*\"([^\"$]+)\"", RegexOptions.IgnoreCase);
     private static readonly Regex s_noImplicitUsings = new("<ImplicitUsings>\\s*(disable|false)\\s*</ImplicitUsings>", RegexOptions.IgnoreCase);
     private static readonly System.Collections.Concurrent.ConcurrentDictionary<string, bool> s_sharedProps = new(StringComparer.Ordinal);
 
@@ -36,7 +37,8 @@ internal sealed record SourceProject(string Folder, string AssemblyName, bool Is
             folder,
             name,
             s_exe.IsMatch(text),
-            s_implicitUsings.IsMatch(text) || (!s_noImplicitUsings.IsMatch(text) && (InheritsImplicitUsings(folder, stopAt) || SharedPropsEnableImplicitUsings(stopAt))),
+            s_implicitUsings.IsMatch(text) || (!s_noImplicitUsings.IsMatch(text) &&
+                (InheritsImplicitUsings(folder, stopAt) || SharedPropsEnableImplicitUsings(stopAt) || (project is not null && ImportsEnableImplicitUsings(project, text, depth: 0)))),
             SourcesUnder(folder).ToImmutableArray(),
             TargetBuild.Of(text, folder, stopAt));
     }
@@ -90,6 +92,35 @@ internal sealed record SourceProject(string Folder, string AssemblyName, bool Is
             .EnumerateFiles(r, "*.props", new EnumerationOptions { RecurseSubdirectories = true, MaxRecursionDepth = 3 })
             .Where(p => !p.Contains($"{Path.DirectorySeparatorChar}obj{Path.DirectorySeparatorChar}", StringComparison.Ordinal))
             .Any(p => s_implicitUsings.IsMatch(File.ReadAllText(p))));
+
+    /// <summary>
+    /// A file the project imports by a literal relative path (<c>&lt;Import Project="../Common.Properties.xml" /&gt;</c>,
+    /// whatever its extension), or one that file imports, up to four levels, turns implicit usings on.
+    /// </summary>
+    private static bool ImportsEnableImplicitUsings(string file, string text, int depth)
+    {
+        if (depth > 4)
+        {
+            return false;
+        }
+
+        foreach (Match import in s_import.Matches(text))
+        {
+            var target = Path.GetFullPath(Path.Combine(Path.GetDirectoryName(file)!, import.Groups[1].Value.Replace('\\', Path.DirectorySeparatorChar)));
+            if (!File.Exists(target))
+            {
+                continue;
+            }
+
+            var imported = File.ReadAllText(target);
+            if (s_implicitUsings.IsMatch(imported) || ImportsEnableImplicitUsings(target, imported, depth + 1))
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
 
     private static bool InheritsImplicitUsings(string folder, string? stopAt)
     {
