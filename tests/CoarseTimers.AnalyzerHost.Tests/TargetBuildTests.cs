@@ -11,16 +11,17 @@ using Xunit;
 namespace CoarseTimers.AnalyzerHost.Tests;
 
 /// <summary>A project folder stands for one compilation per target family it builds, as <c>dotnet build</c> does.</summary>
-public sealed class TargetBuildTests : IDisposable
+public sealed class TargetBuildTests : TemporaryFolderTest
 {
-    private readonly string _root = Directory.CreateTempSubdirectory("targetbuild").FullName;
-
-    public void Dispose() => Directory.Delete(_root, recursive: true);
+    public TargetBuildTests()
+        : base("targetbuild")
+    {
+    }
 
     [Fact]
     public void A_project_with_one_modern_target_is_one_net8_build()
     {
-        var builds = TargetBuild.Of("<Project><PropertyGroup><TargetFramework>net10.0</TargetFramework></PropertyGroup></Project>", _root, _root);
+        var builds = TargetBuild.Of("<Project><PropertyGroup><TargetFramework>net10.0</TargetFramework></PropertyGroup></Project>", Root, Root);
 
         var build = Assert.Single(builds);
         Assert.Equal("net8.0", build.Framework);
@@ -46,7 +47,7 @@ public sealed class TargetBuildTests : IDisposable
             </Project>
             """;
 
-        var builds = TargetBuild.Of(project, _root, _root);
+        var builds = TargetBuild.Of(project, Root, Root);
 
         Assert.Equal(new[] { "net8.0", "net472", "netstandard2.0" }, builds.Select(b => b.Framework));
         var net472 = builds[1].Symbols;
@@ -66,10 +67,10 @@ public sealed class TargetBuildTests : IDisposable
     [Fact]
     public void Target_frameworks_come_from_a_Directory_Build_props_above_the_project()
     {
-        File.WriteAllText(Path.Combine(_root, "Directory.Build.props"), "<Project><PropertyGroup><TargetFrameworks>netstandard2.1;net8.0</TargetFrameworks></PropertyGroup></Project>");
-        var folder = Directory.CreateDirectory(Path.Combine(_root, "src", "Lib")).FullName;
+        File.WriteAllText(Path.Combine(Root, "Directory.Build.props"), "<Project><PropertyGroup><TargetFrameworks>netstandard2.1;net8.0</TargetFrameworks></PropertyGroup></Project>");
+        var folder = Directory.CreateDirectory(Path.Combine(Root, "src", "Lib")).FullName;
 
-        var builds = TargetBuild.Of("<Project />", folder, _root);
+        var builds = TargetBuild.Of("<Project />", folder, Root);
 
         Assert.Equal(new[] { "net8.0", "netstandard2.1" }, builds.Select(b => b.Framework));
     }
@@ -77,7 +78,7 @@ public sealed class TargetBuildTests : IDisposable
     [Fact]
     public void Older_target_builds_are_capped()
     {
-        var builds = TargetBuild.Of("<Project><PropertyGroup><TargetFrameworks>net462;netstandard2.0;netcoreapp3.1;net8.0</TargetFrameworks></PropertyGroup></Project>", _root, _root);
+        var builds = TargetBuild.Of("<Project><PropertyGroup><TargetFrameworks>net462;netstandard2.0;netcoreapp3.1;net8.0</TargetFrameworks></PropertyGroup></Project>", Root, Root);
 
         Assert.Equal(1 + TargetBuild.MaxOlderBuilds, builds.Length);
     }
@@ -85,8 +86,8 @@ public sealed class TargetBuildTests : IDisposable
     [Fact]
     public void A_multi_target_run_reports_what_any_target_compiles_once()
     {
-        File.WriteAllText(Path.Combine(_root, "Lib.csproj"), "<Project><PropertyGroup><TargetFrameworks>net472;net8.0</TargetFrameworks></PropertyGroup></Project>");
-        File.WriteAllText(Path.Combine(_root, "Code.cs"), """
+        File.WriteAllText(Path.Combine(Root, "Lib.csproj"), "<Project><PropertyGroup><TargetFrameworks>net472;net8.0</TargetFrameworks></PropertyGroup></Project>");
+        File.WriteAllText(Path.Combine(Root, "Code.cs"), """
             class C
             {
                 void Both() => Flag();
@@ -98,7 +99,7 @@ public sealed class TargetBuildTests : IDisposable
                 static void Flag() { }
             }
             """);
-        var project = SourceProject.FromFolder(_root, _root);
+        var project = SourceProject.FromFolder(Root, Root);
 
         var run = AnalyzerRun.Run(project, ImmutableArray.Create<DiagnosticAnalyzer>(new FlagCallAnalyzer()));
 
