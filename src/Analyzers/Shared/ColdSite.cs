@@ -11,9 +11,10 @@ namespace CoarseTimers.Analyzers.Shared;
 
 /// <summary>
 /// Cold evidence beyond member and type names (docs/hot-paths.md, "Cold evidence"): what a timer's timeout is called
-/// (at the timer site only, <see cref="ColdContext.SiteReason"/>) and whether the code is a Blazor component (also for
-/// the call sites <see cref="ColdCallers"/> weighs). Syntax and names only, as <see cref="ColdContext"/>, so unresolved
-/// references do not hide the evidence.
+/// (at the timer site only, <see cref="ColdContext.SiteReason"/>), what a timeout source bounds (asked last, by
+/// <see cref="HotPathModel.Reason"/>, of a site about to be reported) and whether the code is a Blazor component (also
+/// for the call sites <see cref="ColdCallers"/> weighs). Syntax and names only, as <see cref="ColdContext"/>, so
+/// unresolved references do not hide the evidence.
 /// </summary>
 internal static class ColdSite
 {

@@ -69,6 +69,16 @@ internal static class HotPathModel
     public static string? Reason(IOperation operation, ISymbol containingSymbol, KnownSymbols symbols, AnalyzerSettings settings, HotPathRules rules,
         double? pacingMilliseconds = null, string? perOperationReason = null, CancellationToken cancellationToken = default)
     {
+        var reason = ReasonBeforeBoundCall(operation, containingSymbol, symbols, settings, rules, pacingMilliseconds, perOperationReason, cancellationToken);
+
+        // The last piece of cold evidence (ColdSite.BoundCallReason: a timeout that bounds only a connect), asked only of a
+        // site about to be reported by rules 1–3, because it walks the member's operations.
+        return reason is null or ScopeAll or Declared || ColdSite.BoundCallReason(operation) is null ? reason : null;
+    }
+
+    private static string? ReasonBeforeBoundCall(IOperation operation, ISymbol containingSymbol, KnownSymbols symbols, AnalyzerSettings settings, HotPathRules rules,
+        double? pacingMilliseconds, string? perOperationReason, CancellationToken cancellationToken)
+    {
         if (settings.Scope == HotPathScope.All)
         {
             return ScopeAll;
