@@ -89,18 +89,21 @@ internal static class TimerLifetime
     /// <c>cancellationToken = new CancellationTokenSource(timeout).Token</c>: the source is dropped and only its token is
     /// kept, in a local or a by-value parameter of the running method, so the source bounds this call's work: one per call.
     /// </summary>
-    private static bool TokenKeptInLocal(IOperation creation)
-    {
-        if (creation.Parent is not IPropertyReferenceOperation { Property.Name: "Token" } token)
-        {
-            return false;
-        }
+    private static bool TokenKeptInLocal(IOperation creation) =>
+        creation.Parent is IPropertyReferenceOperation { Property.Name: "Token" } token && KeptTokenVariable(token) is not null;
 
-        // Not a ref local or an out/ref parameter: the caller's variable would keep the token past this call.
-        return Storage.Of(token) is ILocalSymbol { RefKind: RefKind.None } ||
-               token.ConsumerSkippingConversions() is ISimpleAssignmentOperation { Target: IParameterReferenceOperation { Parameter.RefKind: RefKind.None } } assignment &&
-               !ReferenceEquals(assignment.Target, token);
-    }
+    /// <summary>
+    /// The local or by-value parameter that <paramref name="tokenRead"/> (a source's <c>.Token</c>) is stored in
+    /// (<c>var token = ...Token;</c>, <c>cancellationToken = ...Token;</c>), or null. Not a ref local or an out/ref
+    /// parameter: the caller's variable would keep the token past this call. The analyzer and the code fix ask this alike.
+    /// </summary>
+    internal static ISymbol? KeptTokenVariable(IOperation tokenRead) => tokenRead.ConsumerSkippingConversions() switch
+    {
+        IVariableInitializerOperation { Parent: IVariableDeclaratorOperation { Symbol.RefKind: RefKind.None } declarator } => declarator.Symbol,
+        ISimpleAssignmentOperation { Target: ILocalReferenceOperation { Local.RefKind: RefKind.None } local } assignment when !ReferenceEquals(assignment.Target, tokenRead) => local.Local,
+        ISimpleAssignmentOperation { Target: IParameterReferenceOperation { Parameter.RefKind: RefKind.None } parameter } assignment when !ReferenceEquals(assignment.Target, tokenRead) => parameter.Parameter,
+        _ => null,
+    };
 
     /// <summary>
     /// <c>source.CancelAfter(timeout)</c>: on a local source, a per-operation timeout; on a field, property, parameter or

@@ -205,14 +205,7 @@ internal static class TimeoutTokenRewrite
     /// </summary>
     private static bool IsKeptOnlyToPass(IOperation tokenRead, SemanticModel model, CancellationToken cancellationToken)
     {
-        ISymbol? kept = tokenRead.ConsumerSkippingConversions() switch
-        {
-            IVariableInitializerOperation { Parent: IVariableDeclaratorOperation declarator } => declarator.Symbol,
-            ISimpleAssignmentOperation { Target: ILocalReferenceOperation local } assignment when !ReferenceEquals(assignment.Target, tokenRead) => local.Local,
-            ISimpleAssignmentOperation { Target: IParameterReferenceOperation { Parameter.RefKind: RefKind.None } parameter } assignment when !ReferenceEquals(assignment.Target, tokenRead) => parameter.Parameter,
-            _ => null,
-        };
-        if (kept is null || kept is ILocalSymbol { RefKind: not RefKind.None } || tokenRead.Syntax.FirstAncestorOrSelf<MemberDeclarationSyntax>() is not { } member)
+        if (TimerLifetime.KeptTokenVariable(tokenRead) is not { } kept || tokenRead.Syntax.FirstAncestorOrSelf<MemberDeclarationSyntax>() is not { } member)
         {
             return false;
         }
