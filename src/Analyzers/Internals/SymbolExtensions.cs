@@ -23,6 +23,24 @@ internal static class SymbolExtensions
         return false;
     }
 
+    /// <summary>
+    /// True when a base class of <paramref name="type"/> is the type <paramref name="name"/> of the namespace
+    /// <paramref name="containingNamespace"/> (by name, for a type of a package the compilation may not reference), or, with
+    /// <paramref name="orUnresolved"/>, a type of that name the compilation cannot resolve.
+    /// </summary>
+    public static bool InheritsFromNamed(this ITypeSymbol type, string name, string containingNamespace, bool orUnresolved)
+    {
+        for (var current = type.BaseType; current is not null; current = current.BaseType)
+        {
+            if (current.Name == name && ((orUnresolved && current.TypeKind == TypeKind.Error) || current.ContainingNamespace?.ToDisplayString() == containingNamespace))
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
     /// <summary>True when <paramref name="type"/> is <paramref name="known"/> or derives from it.</summary>
     public static bool IsOrInheritsFrom(this ITypeSymbol type, INamedTypeSymbol? known) => type.Is(known) || type.InheritsFrom(known);
 

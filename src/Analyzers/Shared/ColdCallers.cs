@@ -427,16 +427,17 @@ internal sealed class ColdCallers
     /// The <c>new Timer(callback, state, dueTime, period)</c> that <paramref name="callback"/> (a method group or a lambda) is
     /// the callback of, when its period is given and is not one-shot (infinite or 0): a periodic timer. Null otherwise.
     /// </summary>
-    private IObjectCreationOperation? PeriodicTimerOf(IOperation? callback)
-    {
-        if (callback?.ConsumerSkippingDelegateCreation() is IArgumentOperation { Parameter.Ordinal: 0, Parent: IObjectCreationOperation { Constructor: { } constructor } timer } &&
-            constructor.ContainingType.Is(_symbols.Timer) && timer.Arguments.ArgumentFor(3) is { } period && TimerLifetime.PeriodOf(period, _symbols) != TimerPeriod.OneShot)
-        {
-            return timer;
-        }
+    private IObjectCreationOperation? PeriodicTimerOf(IOperation? callback) =>
+        TimerCalling(callback) is { } timer && timer.Arguments.ArgumentFor(3) is { } period && TimerLifetime.PeriodOf(period, _symbols) != TimerPeriod.OneShot
+            ? timer
+            : null;
 
-        return null;
-    }
+    /// <summary>The <c>new Timer(callback, ...)</c> that <paramref name="callback"/> is the callback of, or null.</summary>
+    private IObjectCreationOperation? TimerCalling(IOperation? callback) =>
+        callback?.ConsumerSkippingDelegateCreation() is IArgumentOperation { Parameter.Ordinal: 0, Parent: IObjectCreationOperation { Constructor: { } constructor } timer } &&
+        constructor.ContainingType.Is(_symbols.Timer)
+            ? timer
+            : null;
 
     /// <summary>
     /// <paramref name="lambda"/> is the callback of a periodic <c>new Timer(...)</c> (<see cref="PeriodicTimerOf"/>), or of
@@ -450,8 +451,7 @@ internal sealed class ColdCallers
             return true;
         }
 
-        if (lambda.ConsumerSkippingDelegateCreation() is not IArgumentOperation { Parameter.Ordinal: 0, Parent: IObjectCreationOperation { Constructor: { } constructor } creation } ||
-            !constructor.ContainingType.Is(_symbols.Timer))
+        if (TimerCalling(lambda) is not { } creation)
         {
             return false;
         }

@@ -200,20 +200,7 @@ internal static class ColdContext
             return false;
         }
 
-        if (words[0] == "Ensure")
-        {
-            return true;
-        }
-
-        for (var type = method.ContainingType?.BaseType; type is not null; type = type.BaseType)
-        {
-            if (type.Name == "DbConnection" && (type.TypeKind == TypeKind.Error || type.ContainingNamespace?.ToDisplayString() == "System.Data.Common"))
-            {
-                return true;
-            }
-        }
-
-        return false;
+        return words[0] == "Ensure" || method.ContainingType?.InheritsFromNamed("DbConnection", "System.Data.Common", orUnresolved: true) == true;
     }
 
     /// <summary>
@@ -225,17 +212,17 @@ internal static class ColdContext
     private static string? ConfigurationProviderReason(INamedTypeSymbol type)
     {
         // An unresolved first base-list entry stands as the base type, whether it names a class or an interface.
-        for (var baseType = type.BaseType; baseType is not null; baseType = baseType.BaseType)
+        const string Namespace = "Microsoft.Extensions.Configuration";
+        if (type.InheritsFromNamed("ConfigurationProvider", Namespace, orUnresolved: true) ||
+            type.BaseType is { TypeKind: TypeKind.Error, Name: "IConfigurationProvider" or "IConfigurationSource" })
         {
-            if (baseType.TypeKind == TypeKind.Error ? IsConfigurationContract(baseType.Name) : baseType.Name == "ConfigurationProvider" && InConfigurationNamespace(baseType))
-            {
-                return $"configuration provider: {type.Name}";
-            }
+            return $"configuration provider: {type.Name}";
         }
 
         foreach (var contract in type.AllInterfaces)
         {
-            if (IsConfigurationContract(contract.Name) && (contract.TypeKind == TypeKind.Error || InConfigurationNamespace(contract)))
+            if (contract.Name is "IConfigurationProvider" or "IConfigurationSource" &&
+                (contract.TypeKind == TypeKind.Error || contract.ContainingNamespace?.ToDisplayString() == Namespace))
             {
                 return $"configuration provider: {type.Name}";
             }
@@ -243,10 +230,6 @@ internal static class ColdContext
 
         return null;
     }
-
-    private static bool IsConfigurationContract(string name) => name is "ConfigurationProvider" or "IConfigurationProvider" or "IConfigurationSource";
-
-    private static bool InConfigurationNamespace(INamedTypeSymbol type) => type.ContainingNamespace?.ToDisplayString() == "Microsoft.Extensions.Configuration";
 
     /// <summary>
     /// The type is one asynchronous operation by contract: it implements <c>System.IAsyncResult</c> (the APM pattern: one
@@ -455,13 +438,23 @@ internal static class ColdContext
     private static bool NamesLifecycle(string name)
     {
         var words = Words(name.Substring(name.LastIndexOf('.') + 1));
+        var last = LastWordIndex(words);
+        return last >= 0 && (s_lifecycleWords.Contains(words[last]) || s_lifecycleVerbs.Contains(words[0]));
+    }
+
+    /// <summary>
+    /// The index of the word that says what a member does: the last one before the suffixes <c>Async</c>, <c>Core</c>,
+    /// <c>Internal</c>, <c>Impl</c> (<c>OpenInternalAsync</c>: Open); -1 for no words.
+    /// </summary>
+    internal static int LastWordIndex(List<string> words)
+    {
         var last = words.Count - 1;
         while (last > 0 && s_suffixWords.Contains(words[last]))
         {
             last--;
         }
 
-        return last >= 0 && (s_lifecycleWords.Contains(words[last]) || s_lifecycleVerbs.Contains(words[0]));
+        return last;
     }
 
     /// <summary>

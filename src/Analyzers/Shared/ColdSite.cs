@@ -152,12 +152,7 @@ internal static class ColdSite
         }
 
         var words = ColdContext.Words(name);
-        var last = words.Count - 1;
-        while (last > 0 && words[last] is "Async" or "Core" or "Internal" or "Impl")
-        {
-            last--;
-        }
-
+        var last = ColdContext.LastWordIndex(words);
         return last >= 0 && (s_connectionStepWords.Contains(words[0]) || s_connectionStepWords.Contains(words[last])) ? name : null;
     }
 
@@ -262,12 +257,9 @@ internal static class ColdSite
 
         for (var type = containingSymbol.ContainingType; type is not null; type = type.ContainingType)
         {
-            for (var baseType = type.BaseType; baseType is not null; baseType = baseType.BaseType)
+            if (type.InheritsFromNamed("ComponentBase", "Microsoft.AspNetCore.Components", orUnresolved: false))
             {
-                if (baseType is { Name: "ComponentBase", ContainingNamespace: { Name: "Components", ContainingNamespace: { Name: "AspNetCore", ContainingNamespace.Name: "Microsoft" } } })
-                {
-                    return type.Name;
-                }
+                return type.Name;
             }
         }
 
