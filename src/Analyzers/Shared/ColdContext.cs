@@ -138,6 +138,13 @@ internal static class ColdContext
             {
                 return reason;
             }
+
+            // A whole namespace segment (Hazelcast.Examples.Client), as for assembly names: samples shipped beside a
+            // library, whatever their assembly is called. Not a word inside a segment (Contoso.Sampling, AudioSamples).
+            if (s_sampleSegments.Contains(ns.Name))
+            {
+                return $"sample code: namespace {ns.Name}";
+            }
         }
 
         if (BuildTimeImport(operation.Syntax.SyntaxTree) is { } import)

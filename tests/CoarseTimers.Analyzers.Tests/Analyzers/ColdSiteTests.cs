@@ -15,7 +15,7 @@ public partial class TimeoutCancellationTokenSourceTests
             using System;
             using System.Threading;
 
-            class Options { public int ConnectionTimeout; public TimeSpan HandshakeTimeout; }
+            class Options { public int ConnectionTimeout; public TimeSpan HandshakeTimeout; public TimeSpan CloseTimeout; }
 
             class Client
             {
@@ -31,6 +31,7 @@ public partial class TimeoutCancellationTokenSourceTests
                     using var c = new CancellationTokenSource(DEFAULT_CONNECT_TIMEOUT_MS);
                     cts.CancelAfter(_options.HandshakeTimeout);
                     cts.CancelAfter(TimeSpan.FromSeconds(loginTimeoutSeconds));
+                    cts.CancelAfter(_options.CloseTimeout);
 
                     // Through a local's initializer.
                     var timeout = _options.ConnectionTimeout * 1000;

@@ -102,6 +102,18 @@ public partial class TaskDelayTests
     }
 
     [Theory]
+    [InlineData("Hazelcast.Examples.Client", false)] // samples shipped in a namespace of their own, whatever the assembly
+    [InlineData("Contoso.Samples", false)]
+    [InlineData("Contoso.Demo.Orders", false)]
+    [InlineData("Contoso.Sampling", true)] // whole segments only
+    [InlineData("Contoso.AudioSamples", true)]
+    [InlineData("Contoso.Orders.ExampleData", true)]
+    public Task Sample_namespaces_are_cold(string ns, bool flagged) =>
+        flagged
+            ? Verify.VerifyAsync($"namespace {ns} {{ " + Wrap("await Task.WhenAny(Work(), {|#0:Task.Delay(100)|});") + " }", Expected("per-operation timeout"))
+            : Verify.VerifyAsync($"namespace {ns} {{ " + Wrap("await Task.WhenAny(Work(), Task.Delay(100));") + " }");
+
+    [Theory]
     [InlineData("/home/dev/demo/contoso-orders/src/Orders/Handler.cs")] // a checkout under a folder of that name
     [InlineData(@"C:\Samples\Contoso\src\Orders\Handler.cs")]
     [InlineData("/repo/src/Lims.Api/Features/Samples/Handler.cs")] // a domain folder
