@@ -3,6 +3,7 @@ using System.Collections.Generic;
 using System.Collections.Immutable;
 using System.IO;
 using System.Linq;
+using System.Text.RegularExpressions;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Diagnostics;
 
@@ -99,6 +100,18 @@ internal static class CorpusScorer
         output.WriteLine("TP = HOT with a diagnostic, FP = COLD/PACING with a diagnostic, FN = HOT without one.");
         output.WriteLine();
 
+        // Which evidence the diagnostics rest on, and how often each kind is right: the hot-path reason every message gives.
+        output.WriteLine("| hot-path reason | TP | FP | precision |");
+        output.WriteLine("| --- | ---: | ---: | ---: |");
+        foreach (var group in results.Where(r => r.Row.IsScored && r.Hit is not null).GroupBy(r => HotPathReason(r.Hit!.GetMessage())).OrderByDescending(g => g.Count()).ThenBy(g => g.Key, StringComparer.Ordinal))
+        {
+            var tp = group.Count(r => r.Row.IsHot);
+            var fp = group.Count() - tp;
+            output.WriteLine($"| {group.Key} | {tp} | {fp} | {Ratio(tp, tp + fp)} |");
+        }
+
+        output.WriteLine();
+
         output.WriteLine("## Misses (HOT, no diagnostic)");
         output.WriteLine();
         foreach (var (row, _) in results.Where(r => r.Row.IsHot && r.Hit is null).OrderBy(r => r.Row.Repo).ThenBy(r => r.Row.Path).ThenBy(r => r.Row.Line))
@@ -151,6 +164,21 @@ internal static class CorpusScorer
         var fn = rows.Count(r => r.Row.IsHot && r.Hit is null);
         output.WriteLine($"| {label} | {Count("HOT")} | {Count("COLD")} | {Count("PACING")} | {Count("UNSURE")} | {tp} | {fp} | {fn} | {Ratio(tp, tp + fp)} | {Ratio(tp, tp + fn)} |");
     }
+
+    /// <summary>
+    /// The reason a diagnostic's message gives for the site being hot: the text in the parentheses after "hot path"
+    /// (<c>... on a hot path (per-operation timeout); use ...</c>), after "hot path: " (<c>(hot path: inside a loop)</c>) or
+    /// after a spin's "long-running wait" (<c>(configured timeout)</c>), one level of
+    /// parentheses inside allowed;
+    /// the whole message when it gives none.
+    /// </summary>
+    internal static string HotPathReason(string message)
+    {
+        var match = s_hotPathReason.Match(message);
+        return match.Success ? match.Groups["reason"].Value : message;
+    }
+
+    private static readonly Regex s_hotPathReason = new(@"(?:hot path(?: \(|: )|long-running wait \((?:hot path: )?)(?<reason>[^()]*(?:\([^()]*\)[^()]*)*)\)", RegexOptions.CultureInvariant);
 
     private static string Ratio(int numerator, int denominator) =>
         denominator == 0 ? "n/a" : $"{100.0 * numerator / denominator:0.0}% ({numerator}/{denominator})";
