@@ -49,19 +49,15 @@ internal static class CorpusScorer
                 exceptions.AddRange(run.Exceptions.Select(e => $"{repo.Key}/{Path.GetRelativePath(root, project.Folder)}: {e}"));
 
                 var ours = run.Diagnostics.Where(d => d.Id.StartsWith("CT", StringComparison.Ordinal) && d.Location.IsInSource).ToList();
-                var used = new HashSet<Diagnostic>();
                 foreach (var row in group)
                 {
                     var path = Path.GetFullPath(Path.Combine(root, row.Path));
-                    var hit = ours.FirstOrDefault(d => d.Id == row.RuleId && Covers(d, path, row.Line));
-                    results.Add((row, hit));
-                    foreach (var d in ours.Where(d => Covers(d, path, row.Line)))
-                    {
-                        used.Add(d);
-                    }
+                    results.Add((row, ours.FirstOrDefault(d => d.Id == row.RuleId && Covers(d, path, row.Line))));
                 }
 
-                foreach (var d in ours.Where(d => !used.Contains(d)))
+                // Unlabelled: on a line no row of the repository names. A file two projects compile (a linked source) has
+                // its rows scored in one of them; the other's diagnostics on those lines are not unlabelled.
+                foreach (var d in ours.Where(d => !present.Any(row => Covers(d, Path.GetFullPath(Path.Combine(root, row.Path)), row.Line))))
                 {
                     unmatched[d.Id] = unmatched.GetValueOrDefault(d.Id) + 1;
                     var span = d.Location.GetLineSpan();

@@ -18,6 +18,27 @@ internal static class OperationExtensions
         return operation;
     }
 
+    /// <summary>
+    /// What a call's instance stands for: for <c>source?.CancelAfter(t)</c>, whose instance is the conditional access's
+    /// placeholder, the receiver the access tests (<c>source</c>); otherwise the instance itself, conversions skipped.
+    /// </summary>
+    public static IOperation? ThroughConditionalAccess(this IOperation? instance)
+    {
+        instance = instance.WithoutConversions();
+        if (instance is IConditionalAccessInstanceOperation)
+        {
+            for (var parent = instance.Parent; parent is not null; parent = parent.Parent)
+            {
+                if (parent is IConditionalAccessOperation access)
+                {
+                    return access.Operation.WithoutConversions();
+                }
+            }
+        }
+
+        return instance;
+    }
+
     /// <summary>The value under any conversions: <c>(object)(long)5</c> is the constant <c>5</c>.</summary>
     public static IOperation? WithoutConversions(this IOperation? operation)
     {

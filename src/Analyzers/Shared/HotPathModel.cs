@@ -44,6 +44,9 @@ internal enum HotPathRules
 /// </summary>
 internal static class HotPathModel
 {
+    /// <summary>A timeout at least this long (a day) is one nobody expects to fire; it paces no loop.</summary>
+    internal const double NeverFiresMilliseconds = 24 * 60 * 60 * 1000;
+
     public const string ScopeAll = "hot_path_scope = all";
     public const string Declared = "declared hot path";
     public const string InsideLoop = "inside a loop";
@@ -96,8 +99,11 @@ internal static class HotPathModel
         }
 
         var sleep = (rules & HotPathRules.Sleep) != 0;
-        var shortDelay = pacingMilliseconds is double constant && constant < (sleep ? settings.PollingThresholdMilliseconds : settings.PacingThresholdMilliseconds);
-        var paced = sleep ? !shortDelay : pacingMilliseconds is double ms && ms >= settings.PacingThresholdMilliseconds;
+        // A timeout too long ever to fire (a day or more: `CancelAfter(int.MaxValue)`, "effectively no timeout") paces
+        // nothing: a loop that arms one per turn queues a timer per turn that is always cancelled.
+        var neverFires = !sleep && pacingMilliseconds is double longest && longest >= NeverFiresMilliseconds;
+        var shortDelay = neverFires || pacingMilliseconds is double constant && constant < (sleep ? settings.PollingThresholdMilliseconds : settings.PacingThresholdMilliseconds);
+        var paced = sleep ? !shortDelay : !neverFires && pacingMilliseconds is double ms && ms >= settings.PacingThresholdMilliseconds;
         var insideFunction = false;
         var insideLambda = false;
         var child = operation;

@@ -109,7 +109,7 @@ internal static class TimerLifetime
     /// <c>source.CancelAfter(timeout)</c>: on a local source, a per-operation timeout; on a field, property, parameter or
     /// <c>this</c>, a reused (pooled or long-lived) source re-armed every time the method runs.
     /// </summary>
-    public static string? OfCancelAfter(IInvocationOperation invocation) => OfCancelAfterOn(invocation.Instance);
+    public static string? OfCancelAfter(IInvocationOperation invocation) => OfCancelAfterOn(invocation.Instance.ThroughConditionalAccess());
 
     /// <summary><see cref="OfCancelAfter"/> for the source <paramref name="instance"/> (null: an implicit <c>this</c>).</summary>
     public static string? OfCancelAfterOn(IOperation? instance) => instance.WithoutConversions() switch
@@ -331,20 +331,7 @@ internal static class TimerLifetime
     /// <summary><c>local.Dispose()</c> or <c>local?.Dispose()</c>.</summary>
     private static bool RefersTo(IOperation? instance, ILocalSymbol local)
     {
-        instance = instance.WithoutConversions();
-        if (instance is IConditionalAccessInstanceOperation && instance.Parent is not null)
-        {
-            for (var parent = instance.Parent; parent is not null; parent = parent.Parent)
-            {
-                if (parent is IConditionalAccessOperation access)
-                {
-                    instance = access.Operation.WithoutConversions();
-                    break;
-                }
-            }
-        }
-
-        return instance is ILocalReferenceOperation reference && SymbolEqualityComparer.Default.Equals(reference.Local, local);
+        return instance.ThroughConditionalAccess() is ILocalReferenceOperation reference && SymbolEqualityComparer.Default.Equals(reference.Local, local);
     }
 
     private static bool InsideFunction(IOperation operation, IOperation root)

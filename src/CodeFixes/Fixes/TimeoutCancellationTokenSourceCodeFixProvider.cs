@@ -46,7 +46,7 @@ public sealed class TimeoutCancellationTokenSourceCodeFixProvider : CoarseTimers
 
         if (SiteOperation<IInvocationOperation>(node, model, cancellationToken) is { Instance: { } receiver } cancelAfter && TimeoutCancellationTokenSourceAnalyzer.IsCancelAfter(cancelAfter, symbols))
         {
-            return LinkedTimeoutRewrite.TryCreate(cancelAfter, model, symbols, cancellationToken) ?? site.FixCancelAfter(receiver);
+            return LinkedTimeoutRewrite.TryCreate(cancelAfter, model, symbols, cancellationToken) ?? site.FixCancelAfter(receiver.ThroughConditionalAccess()!);
         }
 
         return null;

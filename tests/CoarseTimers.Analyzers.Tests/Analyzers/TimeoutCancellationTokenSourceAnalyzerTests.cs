@@ -155,12 +155,18 @@ public partial class TimeoutCancellationTokenSourceTests
                 public void Rent(TimeSpan timeout) => {|#2:_pooled.CancelAfter(timeout)|};
 
                 public static void Arm(CancellationTokenSource source) => {|#3:source.CancelAfter(100)|};
+
+                // Through a null-conditional call, as the plain ones; "effectively no timeout" still queues a timer.
+                public void RentIfAny(TimeSpan timeout) => _pooled?{|#4:.CancelAfter(timeout)|};
+                public static void ArmIfAny(CancellationTokenSource? source) => source?{|#5:.CancelAfter(int.MaxValue)|};
             }
             """,
             Expected("new CancellationTokenSource(timeout)", "timeout held by its object, one per instance", 0),
             Expected("new CancellationTokenSource(timeout)", "timeout created by a factory method, per call", 1),
             Expected("CancelAfter", "reused source re-armed per call", 2),
-            Expected("CancelAfter", "reused source re-armed per call", 3));
+            Expected("CancelAfter", "reused source re-armed per call", 3),
+            Expected("CancelAfter", "reused source re-armed per call", 4),
+            Expected("CancelAfter", "reused source re-armed per call", 5));
 
     [Theory]
     [InlineData("using var cts = new CancellationTokenSource(Timeout.InfiniteTimeSpan);")]
@@ -198,6 +204,15 @@ public partial class TimeoutCancellationTokenSourceTests
     [Fact]
     public Task Field_source_in_a_loop_is_hot() =>
         Verify.VerifyAsync(Wrap("for (;;) { {|#0:s_field.CancelAfter(50)|}; }"), Expected("CancelAfter", "inside a loop"));
+
+    [Fact]
+    public Task A_long_timeout_in_a_loop_paces_it_unless_it_never_fires() =>
+        Task.WhenAll(
+            // A minute per turn: the loop waits for it (a long poll), once per period.
+            Verify.VerifyAsync(Wrap("for (;;) { s_field.CancelAfter(60_000); }")),
+            // "Effectively no timeout": a 24.8-day timer queued and replaced every turn, never reached.
+            Verify.VerifyAsync(Wrap("for (;;) { {|#0:s_field.CancelAfter(int.MaxValue)|}; }"), Expected("CancelAfter", "inside a loop")),
+            Verify.VerifyAsync(Wrap("for (;;) { {|#0:s_field.CancelAfter(TimeSpan.FromDays(1))|}; }"), Expected("CancelAfter", "inside a loop")));
 
     [Fact]
     public Task Per_operation_timeouts_switch_off() =>

@@ -109,6 +109,35 @@ public partial class TimeoutCancellationTokenSourceTests
             """);
 
     [Fact]
+    public Task A_null_conditional_CancelAfter_retypes_the_field_it_arms() =>
+        Verify.VerifyUnderDefaultModelAsync("""
+            using System;
+            using System.Threading;
+
+            class Connection : IDisposable
+            {
+                private CancellationTokenSource? _requestTimeout = new CancellationTokenSource();
+
+                public void Send(TimeSpan timeout) => _requestTimeout?{|CT0002:.CancelAfter(timeout)|};
+
+                public void Dispose() => _requestTimeout?.Dispose();
+            }
+            """, """
+            using System;
+            using System.Threading;
+            using CoarseTimers;
+
+            class Connection : IDisposable
+            {
+                private CoarseCancellationTokenSource? _requestTimeout = new CoarseCancellationTokenSource();
+
+                public void Send(TimeSpan timeout) => _requestTimeout?.CancelAfter(timeout);
+
+                public void Dispose() => _requestTimeout?.Dispose();
+            }
+            """);
+
+    [Fact]
     public Task No_fix_when_the_source_comes_from_outside_or_is_passed_by_ref() =>
         Verify.VerifyNotOfferedUnderDefaultModelAsync("""
             using System.Threading;
