@@ -21,9 +21,10 @@ internal static class ColdSite
     /// <summary>
     /// Lifecycle words that, right before <c>Timeout</c> in the name of the value a timer is given, say which step the
     /// timeout bounds: <c>ConnectTimeout</c>, <c>ConnectionTimeout</c>, <c>ShutdownTimeout</c>, <c>HandshakeTimeout</c>,
-    /// <c>WaitForProcessExitTimeout</c>, <c>CloseTimeout</c> (once per connection closed). Only right before: <c>ConnectionIdleTimeout</c> is a per-connection idle timer
-    /// re-armed on every I/O, and <c>StartTimeout</c> reads as often "the timeout of a start" as "start a timeout". Not
-    /// Drain: a <c>_drainTimeout</c> also names the quiet deadline of a stream read item by item.
+    /// <c>WaitForProcessExitTimeout</c>, <c>CloseTimeout</c> (once per connection closed). Only right before:
+    /// <c>ConnectionIdleTimeout</c> is a per-connection idle timer re-armed on every I/O, and <c>StartTimeout</c> reads as
+    /// often "the timeout of a start" as "start a timeout". Not Drain: a <c>_drainTimeout</c> also names the quiet
+    /// deadline of a stream read item by item.
     /// </summary>
     private static readonly ImmutableHashSet<string> s_lifecycleTimeoutWords = ImmutableHashSet.Create(
         StringComparer.OrdinalIgnoreCase,

@@ -109,10 +109,13 @@ internal static class TimerLifetime
     /// <c>source.CancelAfter(timeout)</c>: on a local source, a per-operation timeout; on a field, property, parameter or
     /// <c>this</c>, a reused (pooled or long-lived) source re-armed every time the method runs.
     /// </summary>
-    public static string? OfCancelAfter(IInvocationOperation invocation) => OfCancelAfterOn(invocation.Instance.ThroughConditionalAccess());
+    public static string? OfCancelAfter(IInvocationOperation invocation) => OfCancelAfterOn(invocation.Instance);
 
-    /// <summary><see cref="OfCancelAfter"/> for the source <paramref name="instance"/> (null: an implicit <c>this</c>).</summary>
-    public static string? OfCancelAfterOn(IOperation? instance) => instance.WithoutConversions() switch
+    /// <summary>
+    /// <see cref="OfCancelAfter"/> for the source <paramref name="instance"/> (null: an implicit <c>this</c>; the receiver
+    /// of a null-conditional <c>source?.CancelAfter(t)</c>, as of the plain call).
+    /// </summary>
+    public static string? OfCancelAfterOn(IOperation? instance) => instance.ThroughConditionalAccess() switch
     {
         ILocalReferenceOperation => LocalTimeout,
         IFieldReferenceOperation { Field.IsStatic: false } or IPropertyReferenceOperation { Property.IsStatic: false } or

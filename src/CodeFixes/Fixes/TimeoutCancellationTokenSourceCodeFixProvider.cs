@@ -46,7 +46,7 @@ public sealed class TimeoutCancellationTokenSourceCodeFixProvider : CoarseTimers
 
         if (SiteOperation<IInvocationOperation>(node, model, cancellationToken) is { Instance: { } receiver } cancelAfter && TimeoutCancellationTokenSourceAnalyzer.IsCancelAfter(cancelAfter, symbols))
         {
-            return LinkedTimeoutRewrite.TryCreate(cancelAfter, model, symbols, cancellationToken) ?? site.FixCancelAfter(receiver.ThroughConditionalAccess()!);
+            return LinkedTimeoutRewrite.TryCreate(cancelAfter, model, symbols, cancellationToken) ?? site.FixCancelAfter(receiver);
         }
 
         return null;
@@ -82,7 +82,8 @@ public sealed class TimeoutCancellationTokenSourceCodeFixProvider : CoarseTimers
 
         public IReadOnlyList<DocumentEdit>? FixCancelAfter(IOperation receiver)
         {
-            ISymbol? symbol = receiver switch
+            // `source?.CancelAfter(t)` arms the same variable as the plain call.
+            ISymbol? symbol = receiver.ThroughConditionalAccess() switch
             {
                 ILocalReferenceOperation local => local.Local,
                 IFieldReferenceOperation field => field.Field,

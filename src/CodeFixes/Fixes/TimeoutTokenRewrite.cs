@@ -196,7 +196,6 @@ internal static class TimeoutTokenRewrite
     private static bool IsFrameworkAssembly(IAssemblySymbol? assembly) => assembly?.Name is { } name &&
         (name is "System" or "mscorlib" or "netstandard" or "System.Private.CoreLib" || name.StartsWith("System.", System.StringComparison.Ordinal));
 
-    /// <summary>A token value handed to a method or constructor (not by reference, not compared, not stored by us).</summary>
     /// <summary>
     /// <c>var token = ...Token;</c> or <c>cancellationToken = ...Token;</c> into a local or a by-value parameter, whose every
     /// read in the member passes it by value to a call or compares it with <c>CancellationToken.None</c> or
@@ -241,6 +240,7 @@ internal static class TimeoutTokenRewrite
                other is MemberAccessExpressionSyntax { Name.Identifier.ValueText: nameof(CancellationToken.None) };
     }
 
+    /// <summary>A token value handed to a method or constructor (not by reference, not compared, not stored by us).</summary>
     private static bool IsPassedByValue(SyntaxNode tokenRead) =>
         tokenRead.Parent is ArgumentSyntax { RefKindKeyword.RawKind: (int)SyntaxKind.None, Parent: ArgumentListSyntax { Parent: InvocationExpressionSyntax or BaseObjectCreationExpressionSyntax } };
 
