@@ -66,7 +66,7 @@ public sealed class TaskDelayAnalyzer : CoarseTimersAnalyzer
             : HotPathRules.LoopsDelegatesDeclared | HotPathRules.Sleep;
         var reason = HotPathModel.Reason(invocation, context.ContainingSymbol, symbols, rule.Settings(invocation.Syntax.SyntaxTree), rules, milliseconds,
             cancellationToken: context.CancellationToken);
-        if (reason is not null)
+        if (reason is not null && !TimerLifetime.IsInfiniteAtEveryCall(delay, symbols, context.CancellationToken))
         {
             context.ReportDiagnostic(Diagnostic.Create(RuleDescriptors.TaskDelay, invocation.Syntax.GetLocation(), BaselineMember.Properties(context.ContainingSymbol), reason));
         }

@@ -96,7 +96,7 @@ public sealed class TimeoutCancellationTokenSourceAnalyzer : CoarseTimersAnalyze
         var rules = HotPathRules.LoopsDelegatesDeclared | (lifetime is null ? HotPathRules.None : HotPathRules.PerOperationTimeout);
         var reason = HotPathModel.Reason(operation, context.ContainingSymbol, rule.Symbols, rule.Settings(operation.Syntax.SyntaxTree), rules,
             TimeoutConstants.Milliseconds(timeout, rule.Symbols), lifetime, context.CancellationToken);
-        if (reason is not null)
+        if (reason is not null && !TimerLifetime.IsInfiniteAtEveryCall(timeout, rule.Symbols, context.CancellationToken))
         {
             context.ReportDiagnostic(Diagnostic.Create(RuleDescriptors.TimeoutCancellationTokenSource, operation.Syntax.GetLocation(), BaselineMember.Properties(context.ContainingSymbol), kind, reason));
         }

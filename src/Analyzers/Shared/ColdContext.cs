@@ -36,14 +36,14 @@ internal static class ColdContext
 
     /// <summary>
     /// Lifecycle verbs that say what a member does when they lead its name (a member name is a verb phrase:
-    /// <c>ConnectGrpcAsync</c>, <c>InitializeTransportAsync</c>, <c>ShutdownWorkersAsync</c>). Only verbs with no
+    /// <c>ConnectGrpcAsync</c>, <c>InitializeTransportAsync</c>, <c>ShutdownWorkersAsync</c>, <c>DrainTablePartitionAsync</c>). Only verbs with no
     /// per-operation reading: <c>Start</c>, <c>Stop</c>, <c>Close</c> and <c>Dispose</c> also lead per-operation names
     /// (<c>StartCall</c>, <c>StopTimer</c>, <c>CloseStream</c>), and so does <c>Restart</c> (<c>RestartTimeoutTimer</c>), so they
     /// count only as the last word.
     /// </summary>
     private static readonly ImmutableHashSet<string> s_lifecycleVerbs = ImmutableHashSet.Create(
         StringComparer.Ordinal, "Connect", "Reconnect", "Disconnect", "Init", "Initialize", "Bootstrap", "Warmup", "Shutdown", "Teardown", "Terminate",
-        "Specialize");
+        "Specialize", "Drain");
 
     /// <summary>
     /// Words that make a method or event a shutdown or exit hook when they stand anywhere in its name
@@ -53,6 +53,22 @@ internal static class ColdContext
     private static readonly ImmutableHashSet<string> s_shutdownHookWords = ImmutableHashSet.Create(
         StringComparer.Ordinal, "Exit", "Exiting", "Exited", "Shutdown", "Stopping", "Stopped", "Disposing", "Disposed", "Closing", "Closed",
         "Terminating", "Terminated");
+
+    /// <summary>
+    /// Words that make a member a failure handler when they end its name (<c>HandleProviderError</c>,
+    /// <c>OnConnectionFailure</c>, <c>OnTimeoutExceptionAsync</c>): it runs when something failed, as a catch block does
+    /// (<see cref="RareEvent"/>). Only as the last word: <c>ExecuteWithErrorHandling</c> wraps every call.
+    /// </summary>
+    private static readonly ImmutableHashSet<string> s_failureWords = ImmutableHashSet.Create(
+        StringComparer.Ordinal, "Error", "Errors", "Failure", "Failures", "Failed", "Fault", "Faulted", "Exception");
+
+    /// <summary>
+    /// Nouns that name a lifecycle phase wherever they stand in a member's name (<c>RunShutdownHooksAsync</c>,
+    /// <c>ExecuteStartupTasks</c>), as the last word does (<see cref="NamesLifecycle"/>). Not the verbs Start, Stop or Close, which also name
+    /// per-operation steps and count only as a last word (<see cref="s_lifecycleWords"/>).
+    /// </summary>
+    private static readonly ImmutableHashSet<string> s_lifecyclePhaseNouns = ImmutableHashSet.Create(
+        StringComparer.Ordinal, "Shutdown", "Startup", "Warmup", "Bootstrap", "Teardown");
 
     /// <summary>Words naming configuration, in a member that handles its change (<see cref="RareEvent"/>).</summary>
     private static readonly ImmutableHashSet<string> s_configurationWords = ImmutableHashSet.Create(StringComparer.Ordinal, "Config", "Configuration");
@@ -442,11 +458,15 @@ internal static class ColdContext
         return false;
     }
 
+    /// <summary>
+    /// A lifecycle step by name: its last word (<see cref="s_lifecycleWords"/>), its leading verb
+    /// (<see cref="s_lifecycleVerbs"/>) or a phase noun anywhere (<see cref="s_lifecyclePhaseNouns"/>).
+    /// </summary>
     private static bool NamesLifecycle(string name)
     {
         var words = Words(name.Substring(name.LastIndexOf('.') + 1));
         var last = LastWordIndex(words);
-        return last >= 0 && (s_lifecycleWords.Contains(words[last]) || s_lifecycleVerbs.Contains(words[0]));
+        return last >= 0 && (s_lifecycleWords.Contains(words[last]) || s_lifecycleVerbs.Contains(words[0]) || Any(words, s_lifecyclePhaseNouns));
     }
 
     /// <summary>
@@ -468,7 +488,8 @@ internal static class ColdContext
     /// What a member's name says about how often it runs, wherever the words stand: it handles a configuration change
     /// (<c>ConfigUpdatedAsync</c>, <c>OnConfigurationChanged</c>, <c>ListenForConfigChanges</c>: reloads are rare), it
     /// sweeps expired items (<c>DeleteExpiredPayloadsAsync</c>, <c>RemoveExpiredEntries</c>: housekeeping on a period),
-    /// or it probes (<c>ProbeDestinationAsync</c>: health probes run on a monitor's period). Null when none. Not applied
+    /// it probes (<c>ProbeDestinationAsync</c>: health probes run on a monitor's period), or it handles a failure
+    /// (<see cref="s_failureWords"/>). Null when none. Not applied
     /// inside a loop of the member: what a sweep or a reload does per item is still per item.
     /// </summary>
     internal static string? RareEvent(string name)
@@ -476,6 +497,12 @@ internal static class ColdContext
         var words = Words(name.Substring(name.LastIndexOf('.') + 1));
         var configuration = false;
         var change = false;
+        var last = LastWordIndex(words);
+        if (last >= 0 && s_failureWords.Contains(words[last]))
+        {
+            return "failure handler";
+        }
+
         foreach (var word in words)
         {
             if (word is "Expired")

@@ -319,7 +319,7 @@ internal static class HotPathModel
 
         foreach (var node in loop.Body.Descendants())
         {
-            if (node is IInvocationOperation or IInvalidOperation && IsPeriodicWait(node, symbols, pollingThresholdMilliseconds) && IsUnconditional(node, loop.Body))
+            if (IsUnconditionalPeriodicWait(node, loop.Body, symbols, pollingThresholdMilliseconds))
             {
                 return true;
             }
@@ -327,6 +327,25 @@ internal static class HotPathModel
 
         return false;
     }
+
+    // Every run of body awaits a periodic wait.
+    private static bool WaitsOnEveryRun(IOperation body, KnownSymbols symbols, long pollingThresholdMilliseconds)
+    {
+        foreach (var node in body.DescendantsAndSelf())
+        {
+            if (IsUnconditionalPeriodicWait(node, body, symbols, pollingThresholdMilliseconds))
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
+    // A periodic wait that every run of body awaits (IsUnconditional).
+    private static bool IsUnconditionalPeriodicWait(IOperation node, IOperation body, KnownSymbols symbols, long pollingThresholdMilliseconds) =>
+        node is IInvocationOperation or IInvalidOperation && IsPeriodicWait(node, symbols, pollingThresholdMilliseconds) &&
+        IsUnconditional(node, body, symbols, pollingThresholdMilliseconds);
 
     private static bool IsPeriodicWait(IOperation call, KnownSymbols symbols, long pollingThresholdMilliseconds)
     {
@@ -350,7 +369,7 @@ internal static class HotPathModel
     }
 
     /// <summary>Every run of <paramref name="body"/> awaits <paramref name="wait"/>: only blocks, statements, awaits, try and using bodies lie between.</summary>
-    private static bool IsUnconditional(IOperation wait, IOperation body)
+    private static bool IsUnconditional(IOperation wait, IOperation body, KnownSymbols symbols, long pollingThresholdMilliseconds)
     {
         var awaited = false;
         for (IOperation? child = wait, parent = wait.Parent; parent is not null; child = parent, parent = parent.Parent)
@@ -365,6 +384,11 @@ internal static class HotPathModel
                     IVariableDeclarationOperation or IVariableDeclarationGroupOperation or IUsingOperation or IUsingDeclarationOperation:
                     break;
                 case ITryOperation tryOperation when ReferenceEquals(tryOperation.Body, child):
+                    break;
+                case IConditionalOperation { Type: null, WhenFalse: { } whenFalse } branches when
+                    (ReferenceEquals(branches.WhenTrue, child) ? whenFalse : branches.WhenTrue) is var other &&
+                    WaitsOnEveryRun(other, symbols, pollingThresholdMilliseconds):
+                    // An if/else whose other branch waits as well: every run waits, whichever branch it takes.
                     break;
                 case IBlockOperation when ReferenceEquals(parent, body):
                     return awaited;

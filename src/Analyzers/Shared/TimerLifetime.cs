@@ -239,6 +239,59 @@ internal static class TimerLifetime
         TimeoutConstants.Milliseconds(argument, symbols) is double ms && ms == -1;
 
     /// <summary>
+    /// <see cref="IsInfinite"/>, or a by-value parameter of its method that the method never assigns and that every call
+    /// in the compilation passes an infinite value for (<c>WaitAsync(TimeSpan timeout)</c> racing <c>Task.Delay(timeout)</c>,
+    /// whose every caller waits with <c>Timeout.InfiniteTimeSpan</c>): no call of it queues a timer. Callers are
+    /// listed as for cold callers (<see cref="ColdCallers.Calls"/>): all must be seen.
+    /// </summary>
+    public static bool IsInfiniteAtEveryCall(IOperation? argument, KnownSymbols symbols, CancellationToken cancellationToken)
+    {
+        if (IsInfinite(argument, symbols))
+        {
+            return true;
+        }
+
+        if (argument.WithoutConversions() is not IParameterReferenceOperation { Parameter: { RefKind: RefKind.None, ContainingSymbol: IMethodSymbol method } parameter } ||
+            IsAssigned(parameter, argument!.Root()))
+        {
+            return false;
+        }
+
+        var calls = symbols.Callers.Calls(method, cancellationToken);
+        if (calls.IsDefaultOrEmpty)
+        {
+            return false;
+        }
+
+        foreach (var call in calls)
+        {
+            if (!IsInfinite(call.CallArguments().ArgumentFor(parameter.Ordinal), symbols))
+            {
+                return false;
+            }
+        }
+
+        return true;
+    }
+
+    // The method writes the parameter somewhere: an assignment, an increment, or a ref or out argument.
+    private static bool IsAssigned(IParameterSymbol parameter, IOperation root)
+    {
+        foreach (var node in root.Descendants())
+        {
+            if (node is IParameterReferenceOperation reference && SymbolEqualityComparer.Default.Equals(reference.Parameter, parameter) &&
+                reference.Parent is IAssignmentOperation { Target: var target } && ReferenceEquals(target, reference) ||
+                node is IParameterReferenceOperation { Parent: IIncrementOrDecrementOperation or IArgumentOperation { Parameter.RefKind: RefKind.Ref or RefKind.Out } } written &&
+                SymbolEqualityComparer.Default.Equals(written.Parameter, parameter))
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
+    /// <summary>
     /// The value leaves its method by <c>return</c> (or an expression body), directly or wrapped in a new object (also
     /// one whose type the compilation cannot resolve: an invalid creation still returns what it wraps).
     /// </summary>

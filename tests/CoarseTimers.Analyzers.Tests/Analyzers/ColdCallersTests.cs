@@ -125,7 +125,7 @@ public partial class TimeoutCancellationTokenSourceTests
             Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 4));
 
     [Fact]
-    public Task A_leading_connect_or_initialize_verb_names_lifecycle_but_a_leading_start_or_restart_does_not() =>
+    public Task A_leading_connect_initialize_or_drain_verb_names_lifecycle_but_a_leading_start_or_restart_does_not() =>
         Verify.VerifyAsync("""
             using System.Threading;
 
@@ -136,6 +136,7 @@ public partial class TimeoutCancellationTokenSourceTests
                 void ConnectGrpcAsync() { using var cts = new CancellationTokenSource(5000); }
                 void InitializeTransport() { using var cts = new CancellationTokenSource(5000); }
                 void ShutdownWorkers() { using var cts = new CancellationTokenSource(5000); }
+                void DrainTablePartition() { using var cts = new CancellationTokenSource(60000); }
                 void RestartTimeoutTimer() { {|#0:_timeout.CancelAfter(5000)|}; }
                 void StartCall() { using var cts = {|#1:new CancellationTokenSource(5000)|}; }
             }
@@ -325,6 +326,51 @@ public partial class TimeoutCancellationTokenSourceTests
             }
             """,
             Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 0));
+
+    [Fact]
+    public Task A_loop_that_waits_in_both_branches_of_an_if_is_paced_and_one_that_waits_in_one_branch_is_not() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Threading;
+            using System.Threading.Tasks;
+
+            class PartitionManager
+            {
+                private readonly TimeSpan _interval = TimeSpan.FromSeconds(10);
+                private readonly TimeSpan _operationTimeout = TimeSpan.FromSeconds(2);
+
+                async Task ManagerLoop(CancellationToken graceful, CancellationToken forceful)
+                {
+                    while (true)
+                    {
+                        var sleep = _interval;
+                        try
+                        {
+                            using var cts = new CancellationTokenSource(_operationTimeout);
+                            await Work(cts.Token);
+                        }
+                        catch (OperationCanceledException) { sleep = TimeSpan.Zero; }
+
+                        if (graceful.IsCancellationRequested) { await Task.Delay(sleep, forceful); }
+                        else await Task.Delay(sleep, graceful);
+                    }
+                }
+
+                async Task ReceiveLoop(CancellationToken token)
+                {
+                    while (true)
+                    {
+                        using var cts = {|#0:new CancellationTokenSource(_operationTimeout)|};
+                        await Work(cts.Token);
+                        if (token.IsCancellationRequested) { await Task.Delay(_interval); }
+                        else { Work(token).Wait(); }
+                    }
+                }
+
+                static Task Work(CancellationToken token) => Task.CompletedTask;
+            }
+            """,
+            Expected("new CancellationTokenSource(timeout)", "inside a loop", 0));
 
     [Fact]
     public Task A_loop_that_waits_only_when_idle_or_polls_briefly_is_not_paced() =>

@@ -54,6 +54,45 @@ public partial class TimeoutCancellationTokenSourceTests
             Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 5));
 
     [Fact]
+    public Task Failure_handlers_and_lifecycle_phase_nouns_anywhere_in_a_name_are_cold() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Threading;
+            using System.Threading.Tasks;
+
+            class Provider
+            {
+                internal void HandleProviderError(Exception cause) { using var cts = new CancellationTokenSource(2500); }
+                void OnConnectionFailure() { using var cts = new CancellationTokenSource(2500); }
+                Task OnTimeoutExceptionAsync() { using var cts = new CancellationTokenSource(2500); return Task.CompletedTask; }
+                void MarkFaulted() { using var cts = new CancellationTokenSource(2500); }
+                Task RunShutdownHooksAsync() { using var cts = new CancellationTokenSource(2500); return Task.CompletedTask; }
+                void ExecuteStartupTasks() { using var cts = new CancellationTokenSource(2500); }
+                void RunWarmupRequests() { using var cts = new CancellationTokenSource(2500); }
+            }
+            """);
+
+    [Fact]
+    public Task Error_or_phase_words_that_do_not_end_the_name_or_name_a_phase_stay_per_operation() =>
+        Verify.VerifyAsync("""
+            using System.Threading;
+
+            class Client
+            {
+                void ExecuteWithErrorHandling() { using var cts = {|#0:new CancellationTokenSource(2500)|}; }
+                void SendOrFail() { using var cts = {|#1:new CancellationTokenSource(2500)|}; }
+                void ReportFailureCount() { using var cts = {|#2:new CancellationTokenSource(2500)|}; }
+
+                // Per item of an error sweep is still per item.
+                void RetryErrors(int[] items) { foreach (var item in items) { using var cts = {|#3:new CancellationTokenSource(2500)|}; } }
+            }
+            """,
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 0),
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 1),
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 2),
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 3));
+
+    [Fact]
     public Task Callbacks_registered_with_shutdown_or_exit_hooks_are_cold_and_other_callbacks_are_not() =>
         Verify.VerifyAsync("""
             using System;

@@ -45,6 +45,48 @@ public partial class TaskDelayTests
         Verify.VerifyAsync(Wrap(body));
 
     [Fact]
+    public Task A_timeout_parameter_that_every_caller_passes_as_infinite_queues_no_timer() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Threading;
+            using System.Threading.Tasks;
+
+            class ResetEvent
+            {
+                private readonly TaskCompletionSource<bool> _set = new();
+
+                public async Task<bool> WaitAsync(TimeSpan timeout, CancellationToken token)
+                {
+                    var delay = Task.Delay(timeout, token);
+                    return await Task.WhenAny(_set.Task, delay) == _set.Task;
+                }
+
+                public async Task<bool> WaitOrTimeOutAsync(TimeSpan timeout) =>
+                    await Task.WhenAny(_set.Task, {|#0:Task.Delay(timeout)|}) == _set.Task;
+
+                public async Task<bool> WaitOrDefaultAsync(TimeSpan timeout)
+                {
+                    if (timeout == Timeout.InfiniteTimeSpan) { timeout = TimeSpan.FromSeconds(30); }
+                    return await Task.WhenAny(_set.Task, {|#1:Task.Delay(timeout)|}) == _set.Task;
+                }
+            }
+
+            class LeaseManager
+            {
+                async Task HoldLease(ResetEvent released)
+                {
+                    await released.WaitAsync(Timeout.InfiniteTimeSpan, CancellationToken.None);
+                    await released.WaitAsync(TimeSpan.FromMilliseconds(-1), default);
+                    await released.WaitOrTimeOutAsync(Timeout.InfiniteTimeSpan);
+                    await released.WaitOrTimeOutAsync(TimeSpan.FromSeconds(5));
+                    await released.WaitOrDefaultAsync(Timeout.InfiniteTimeSpan);
+                }
+            }
+            """,
+            Expected("per-operation timeout"),
+            new DiagnosticResult(DiagnosticIds.TaskDelay, DiagnosticSeverity.Warning).WithLocation(1).WithArguments("per-operation timeout"));
+
+    [Fact]
     public Task The_shortest_delay_that_queues_a_timer_still_polls() =>
         Verify.VerifyAsync(Wrap("for (;;) { await {|#0:Task.Delay(1)|}; }"), Expected("short polling delay in a loop"));
 

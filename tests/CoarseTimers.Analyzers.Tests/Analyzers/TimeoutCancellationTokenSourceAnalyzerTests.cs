@@ -178,6 +178,35 @@ public partial class TimeoutCancellationTokenSourceTests
         Verify.VerifyAsync(Wrap(body));
 
     [Fact]
+    public Task A_timeout_parameter_that_every_caller_passes_as_infinite_queues_no_timer() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Threading;
+
+            class Session
+            {
+                private readonly CancellationTokenSource _pooled = new();
+
+                void Run(int timeoutMs) { using var cts = new CancellationTokenSource(timeoutMs); }
+                void Rearm(TimeSpan timeout) => _pooled.CancelAfter(timeout);
+                void Send(int timeoutMs) { using var cts = {|#0:new CancellationTokenSource(timeoutMs)|}; }
+                void Bump(int timeoutMs) { timeoutMs++; using var cts = {|#1:new CancellationTokenSource(timeoutMs)|}; }
+
+                void Use()
+                {
+                    Run(Timeout.Infinite);
+                    Run(-1);
+                    Rearm(Timeout.InfiniteTimeSpan);
+                    Send(Timeout.Infinite);
+                    Send(1000);
+                    Bump(Timeout.Infinite);
+                }
+            }
+            """,
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 0),
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 1));
+
+    [Fact]
     public Task Lifecycle_and_test_code_is_cold() =>
         Verify.VerifyAsync("""
             using System;
