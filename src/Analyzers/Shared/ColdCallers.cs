@@ -427,17 +427,34 @@ internal sealed class ColdCallers
     /// The <c>new Timer(callback, state, dueTime, period)</c> that <paramref name="callback"/> (a method group or a lambda) is
     /// the callback of, when its period is given and is not one-shot (infinite or 0): a periodic timer. Null otherwise.
     /// </summary>
-    private IObjectCreationOperation? PeriodicTimerOf(IOperation? callback) =>
-        TimerCalling(callback) is { } timer && timer.Arguments.ArgumentFor(3) is { } period && TimerLifetime.PeriodOf(period, _symbols) != TimerPeriod.OneShot
+    private IOperation? PeriodicTimerOf(IOperation? callback) =>
+        TimerCalling(callback) is { } timer && TimerArgument(timer, 3) is { } period && TimerLifetime.PeriodOf(period, _symbols) != TimerPeriod.OneShot
             ? timer
             : null;
 
-    /// <summary>The <c>new Timer(callback, ...)</c> that <paramref name="callback"/> is the callback of, or null.</summary>
-    private IObjectCreationOperation? TimerCalling(IOperation? callback) =>
-        callback?.ConsumerSkippingDelegateCreation() is IArgumentOperation { Parameter.Ordinal: 0, Parent: IObjectCreationOperation { Constructor: { } constructor } timer } &&
-        constructor.ContainingType.Is(_symbols.Timer)
-            ? timer
-            : null;
+    /// <summary>
+    /// The <c>new Timer(callback, ...)</c> that <paramref name="callback"/> is the callback of, or null. Also one that did
+    /// not bind only because an argument's type is unresolved (<see cref="UnresolvedCall"/>): an error anywhere in the
+    /// callback's body, such as a state of a type from a missing reference passed to another timer inside it, leaves the
+    /// creation unbound while it is still that timer.
+    /// </summary>
+    private IOperation? TimerCalling(IOperation? callback)
+    {
+        switch (callback?.ConsumerSkippingDelegateCreation())
+        {
+            case IArgumentOperation { Parameter.Ordinal: 0, Parent: IObjectCreationOperation { Constructor: { } constructor } timer } when constructor.ContainingType.Is(_symbols.Timer):
+                return timer;
+            case IInvalidOperation unresolved when UnresolvedCall.Arguments(unresolved).Count == 4 && UnresolvedCall.Calls(unresolved, _symbols.Timer, methodName: null) &&
+                UnresolvedCall.Arguments(unresolved)[0].Expression == callback!.Syntax:
+                return unresolved;
+            default:
+                return null;
+        }
+    }
+
+    // The timer creation's argument at ordinal (a bound creation) or in source position (an unresolved one).
+    private static IOperation? TimerArgument(IOperation timer, int index) =>
+        timer is IInvalidOperation unresolved ? UnresolvedCall.Argument(unresolved, index) : timer.CallArguments().ArgumentFor(index);
 
     /// <summary>
     /// <paramref name="lambda"/> is the callback of a periodic <c>new Timer(...)</c> (<see cref="PeriodicTimerOf"/>), or of

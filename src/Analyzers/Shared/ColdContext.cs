@@ -23,7 +23,8 @@ internal static class ColdContext
     /// names a lifecycle step: start-up, readiness waits, connection set-up (connect, open, handshake), shutdown,
     /// disposal, draining and clean-up run once per process, host, connection, session or link, not per operation; so
     /// does recovery (<c>RecreateAsync</c>: a channel or client rebuilt after failures, as <c>Reconnect</c> and
-    /// <c>Reopen</c>). The last word, because it names what the member does: <c>StopAndDrainAsync</c>,
+    /// <c>Reopen</c>), and so does going offline (<c>OfflineAsync</c>, <c>WhenOffline</c>: the connection is down or being
+    /// taken down). The last word, because it names what the member does: <c>StopAndDrainAsync</c>,
     /// <c>OpenInternalAsync</c> and <c>WaitUntilReadyAsync</c> are lifecycle, <c>StartTimeout</c> and <c>OpenStreamAsync</c>
     /// (a stream per request) are not.
     /// </summary>
@@ -32,18 +33,19 @@ internal static class ColdContext
         "Start", "Started", "Starting", "Startup", "Restart", "Init", "Initialize", "Initialized", "Initialization", "Bootstrap", "Warmup", "Ready",
         "Connect", "Reconnect", "Disconnect", "Open", "Opening", "Reopen", "Handshake", "Stop", "Stopping", "Stopped", "Shutdown",
         "Dispose", "Disposing", "Close", "Closing", "Drain", "Draining", "Teardown", "Terminate", "Termination", "Cleanup", "Purge", "Specialize",
-        "Specialization", "Recreate", "Provision");
+        "Specialization", "Recreate", "Provision", "Offline");
 
     /// <summary>
     /// Lifecycle verbs that say what a member does when they lead its name (a member name is a verb phrase:
-    /// <c>ConnectGrpcAsync</c>, <c>InitializeTransportAsync</c>, <c>ShutdownWorkersAsync</c>, <c>DrainTablePartitionAsync</c>). Only verbs with no
+    /// <c>ConnectGrpcAsync</c>, <c>InitializeTransportAsync</c>, <c>ShutdownWorkersAsync</c>, <c>DrainTablePartitionAsync</c>,
+    /// <c>PurgeInstanceStateAsync</c>, <c>CleanupResourcesAsync</c>). Only verbs with no
     /// per-operation reading: <c>Start</c>, <c>Stop</c>, <c>Close</c> and <c>Dispose</c> also lead per-operation names
     /// (<c>StartCall</c>, <c>StopTimer</c>, <c>CloseStream</c>), and so does <c>Restart</c> (<c>RestartTimeoutTimer</c>), so they
     /// count only as the last word.
     /// </summary>
     private static readonly ImmutableHashSet<string> s_lifecycleVerbs = ImmutableHashSet.Create(
         StringComparer.Ordinal, "Connect", "Reconnect", "Disconnect", "Init", "Initialize", "Bootstrap", "Warmup", "Shutdown", "Teardown", "Terminate",
-        "Specialize", "Drain");
+        "Specialize", "Drain", "Purge", "Cleanup");
 
     /// <summary>
     /// Words that make a method or event a shutdown or exit hook when they stand anywhere in its name

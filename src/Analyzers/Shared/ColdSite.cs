@@ -75,7 +75,8 @@ internal static class ColdSite
     /// <summary>
     /// The timeout source (a <c>new CancellationTokenSource(timeout)</c>, or the local a <c>CancelAfter</c> arms) bounds only
     /// connection set-up: its token goes nowhere but to calls named for connecting or handshaking
-    /// (<c>websocket.ConnectAsync(uri, cts.Token)</c>, <c>ConnectWebSocketAsync</c>, <c>PerformHandshakeAsync</c>), as
+    /// (<c>websocket.ConnectAsync(uri, cts.Token)</c>, <c>ConnectWebSocketAsync</c>, <c>PerformHandshakeAsync</c>,
+    /// <c>ssl.AuthenticateAsServerAsync(options, cts.Token)</c>: a TLS handshake), as
     /// arguments, in the member that holds it, and the source itself goes nowhere but its own <c>Dispose</c>,
     /// <c>CancelAfter</c>, <c>Cancel</c> and <c>IsCancellationRequested</c>. It runs once per connection whatever the member is
     /// called. Not Open: a pooled database connection is opened per request. Null when the token or the source goes
@@ -154,8 +155,13 @@ internal static class ColdSite
 
         var words = ColdContext.Words(name);
         var last = ColdContext.LastWordIndex(words);
-        return last >= 0 && (s_connectionStepWords.Contains(words[0]) || s_connectionStepWords.Contains(words[last])) ? name : null;
+        return last >= 0 && (s_connectionStepWords.Contains(words[0]) || s_connectionStepWords.Contains(words[last]) || IsTlsHandshake(words)) ? name : null;
     }
+
+    // SslStream's and NegotiateStream's AuthenticateAsClient/AuthenticateAsServer(Async): the TLS or Negotiate handshake of a
+    // new connection. Not a plain Authenticate (ASP.NET Core's AuthenticateAsync runs per request).
+    private static bool IsTlsHandshake(List<string> words) =>
+        words.Count >= 3 && words[0] == "Authenticate" && words[1] == "As" && words[2] is "Client" or "Server";
 
     /// <summary>
     /// The values of the call's time parameters (<c>int</c>, <c>long</c>, <c>uint</c>, <c>double</c>, <c>TimeSpan</c>); for a

@@ -19,6 +19,7 @@ internal static class TimerLifetime
     public const string InstanceTimeout = "timeout held by its object, one per instance";
     public const string RearmedSource = "reused source re-armed per call";
     public const string TimeoutTimer = "timeout timer disposed by the code that created it";
+    public const string TaskTimeoutTimer = "timeout timer that fails a pending task";
 
     /// <summary>A timer held by an object that <paramref name="creator"/> creates per operation (<see cref="PerOperationObject"/>).</summary>
     public static string HeldByPerOperationObject(string creator) => $"held by an object created per call of {creator}";
@@ -138,6 +139,11 @@ internal static class TimerLifetime
             return null;
         }
 
+        if (FailsPendingTask(creation))
+        {
+            return TaskTimeoutTimer;
+        }
+
         var storage = Storage.Of(creation);
         if (storage is ILocalSymbol local)
         {
@@ -160,6 +166,48 @@ internal static class TimerLifetime
 
         return IsReturned(creation) ? FactoryTimeout : null;
     }
+
+    /// <summary>
+    /// The timer's callback is a lambda that fails a <c>TaskCompletionSource</c> (<c>TrySetException</c>,
+    /// <c>SetException</c>, <c>TrySetCanceled</c>, <c>SetCanceled</c>): it times out an operation someone awaits (an
+    /// acknowledgement per published message, a reply per request), one timer per operation, however the timer is
+    /// disposed (in its own callback, or by a continuation that receives it in a tuple). Lifecycle names still make it
+    /// cold (a connect's timeout). Lambdas only: a method group's body is not read.
+    /// </summary>
+    private static bool FailsPendingTask(IOperation creation)
+    {
+        var callback = creation switch
+        {
+            IObjectCreationOperation bound => bound.Arguments.ArgumentFor(0),
+            IInvalidOperation unresolved => UnresolvedCall.Argument(unresolved, 0),
+            _ => null,
+        };
+        if (callback.WithoutConversions() is IDelegateCreationOperation { Target: var target })
+        {
+            callback = target;
+        }
+
+        if (callback is not IAnonymousFunctionOperation lambda)
+        {
+            return false;
+        }
+
+        foreach (var node in lambda.Body.Descendants())
+        {
+            switch (node)
+            {
+                case IInvocationOperation { TargetMethod: { Name: var name } method } when IsTaskFailure(name) && method.ContainingType?.Name == "TaskCompletionSource":
+                // An exception of a type from a missing reference leaves TrySetException unbound between its overloads.
+                case IInvalidOperation { Syntax: InvocationExpressionSyntax { Expression: MemberAccessExpressionSyntax { Name.Identifier.ValueText: var unboundName } } } unbound
+                    when IsTaskFailure(unboundName) && UnresolvedCall.Receiver(unbound)?.Type?.Name == "TaskCompletionSource":
+                    return true;
+            }
+        }
+
+        return false;
+    }
+
+    private static bool IsTaskFailure(string name) => name is "TrySetException" or "SetException" or "TrySetCanceled" or "SetCanceled";
 
     /// <summary>
     /// A timer factory (<see cref="FactoryTimeout"/>) that passes its caller's period through, and whose every caller in

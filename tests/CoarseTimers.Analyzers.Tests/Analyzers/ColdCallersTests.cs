@@ -125,7 +125,7 @@ public partial class TimeoutCancellationTokenSourceTests
             Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 4));
 
     [Fact]
-    public Task A_leading_connect_initialize_or_drain_verb_names_lifecycle_but_a_leading_start_or_restart_does_not() =>
+    public Task A_leading_connect_initialize_drain_or_purge_verb_and_a_last_offline_name_lifecycle_but_a_leading_start_or_restart_does_not() =>
         Verify.VerifyAsync("""
             using System.Threading;
 
@@ -137,12 +137,18 @@ public partial class TimeoutCancellationTokenSourceTests
                 void InitializeTransport() { using var cts = new CancellationTokenSource(5000); }
                 void ShutdownWorkers() { using var cts = new CancellationTokenSource(5000); }
                 void DrainTablePartition() { using var cts = new CancellationTokenSource(60000); }
+                void PurgeInstanceState() { using var cts = new CancellationTokenSource(60000); }
+                void CleanupResources() { using var cts = new CancellationTokenSource(5000); }
+                void WhenOffline() { using var cts = new CancellationTokenSource(5000); }
+                void GoOfflineAsync() { using var cts = new CancellationTokenSource(5000); }
+                void ReadOfflineQueue() { using var cts = {|#2:new CancellationTokenSource(5000)|}; }
                 void RestartTimeoutTimer() { {|#0:_timeout.CancelAfter(5000)|}; }
                 void StartCall() { using var cts = {|#1:new CancellationTokenSource(5000)|}; }
             }
             """,
             Expected("CancelAfter", "reused source re-armed per call", 0),
-            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 1));
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 1),
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 2));
 
     [Fact]
     public Task A_member_called_in_a_loop_of_Main_is_per_iteration_but_once_from_Main_is_cold()

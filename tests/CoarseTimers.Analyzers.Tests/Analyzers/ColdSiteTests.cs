@@ -449,6 +449,50 @@ public partial class TimeoutCancellationTokenSourceTests
             Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 2));
 
     [Fact]
+    public Task A_timeout_that_bounds_only_a_tls_handshake_is_connection_set_up_and_a_per_request_authenticate_is_not() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.IO;
+            using System.Net.Security;
+            using System.Threading;
+            using System.Threading.Tasks;
+
+            class Server
+            {
+                async Task AcceptAsync(Stream transport, SslServerAuthenticationOptions options, TimeSpan timeout, CancellationToken lifetime)
+                {
+                    var ssl = new SslStream(transport, leaveInnerStreamOpen: true);
+                    var handshake = CancellationTokenSource.CreateLinkedTokenSource(lifetime);
+                    handshake.CancelAfter(timeout);
+                    try
+                    {
+                        await ssl.AuthenticateAsServerAsync(options, handshake.Token);
+                    }
+                    finally
+                    {
+                        handshake.Dispose();
+                    }
+                }
+
+                async Task ConnectAsync(Stream transport, SslClientAuthenticationOptions options, TimeSpan timeout)
+                {
+                    using var cts = new CancellationTokenSource(timeout);
+                    await new SslStream(transport).AuthenticateAsClientAsync(options, cts.Token);
+                }
+
+                // An authentication per request is not a handshake.
+                async Task HandleAsync(TimeSpan timeout)
+                {
+                    using var cts = {|#0:new CancellationTokenSource(timeout)|};
+                    await AuthenticateAsync(cts.Token);
+                }
+
+                Task AuthenticateAsync(CancellationToken token) => Task.CompletedTask;
+            }
+            """,
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 0));
+
+    [Fact]
     public Task Provisioning_is_one_off_set_up() =>
         Verify.VerifyAsync("""
             using System;

@@ -31,6 +31,57 @@ public partial class ThreadingTimerTests
         Verify.VerifyAsync(Wrap(body), Expected("timeout timer disposed by the code that created it"));
 
     [Fact]
+    public Task A_one_shot_timer_whose_callback_fails_a_pending_task_is_a_timeout_however_it_is_disposed() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Threading;
+            using System.Threading.Tasks;
+
+            class Publisher
+            {
+                private readonly TimeSpan _timeout = TimeSpan.FromSeconds(5);
+
+                public Task<ulong> PublishAsync()
+                {
+                    var ack = new TaskCompletionSource<ulong>();
+                    Timer timer = null;
+                    timer = {|#0:new Timer(_ => { ack.TrySetException(new TimeoutException()); timer?.Dispose(); }, null, _timeout, new TimeSpan(-1))|};
+                    return ack.Task;
+                }
+
+                public Task<T> WithTimeout<T>(Task<T> work, int milliseconds)
+                {
+                    var proxy = new TaskCompletionSource<T>();
+                    var timer = {|#1:new Timer(state => ((TaskCompletionSource<T>)state!).TrySetCanceled(), proxy, milliseconds, Timeout.Infinite)|};
+                    work.ContinueWith((done, state) => ((Tuple<Timer, TaskCompletionSource<T>>)state!).Item1.Dispose(), Tuple.Create(timer, proxy));
+                    return proxy.Task;
+                }
+
+                // Lifecycle names still decide: a connect's timeout is set-up.
+                public Task ConnectAsync()
+                {
+                    var connected = new TaskCompletionSource<bool>();
+                    Timer timer = null;
+                    timer = new Timer(_ => { connected.TrySetException(new TimeoutException()); timer?.Dispose(); }, null, _timeout, Timeout.InfiniteTimeSpan);
+                    return connected.Task;
+                }
+
+                // A deferred action that disposes itself is expected to fire: not a timeout.
+                public void DisposeLater(IDisposable channel)
+                {
+                    Timer timer = null;
+                    timer = new Timer(_ => { channel.Dispose(); timer?.Dispose(); }, null, _timeout, Timeout.InfiniteTimeSpan);
+                }
+
+                // A ticker that fails a task each period is periodic: pacing.
+                public void Watch(TaskCompletionSource<bool> stale) =>
+                    _ = new Timer(_ => stale.TrySetException(new TimeoutException()), null, 1000, 1000);
+            }
+            """,
+            Expected("timeout timer that fails a pending task"),
+            new DiagnosticResult(DiagnosticIds.ThreadingTimer, DiagnosticSeverity.Warning).WithLocation(1).WithArguments("timeout timer that fails a pending task"));
+
+    [Fact]
     public Task Timer_factory_method_returns_a_timeout_per_call() =>
         Verify.VerifyAsync("""
             using System;

@@ -118,6 +118,55 @@ public class UnresolvedReferenceTests
             ExpectedSource("new CancellationTokenSource(timeout)", "per-operation timeout", 0));
 
     [Fact]
+    public Task The_callback_of_a_periodic_timer_left_unbound_by_an_unresolved_type_in_its_body_is_still_pacing() =>
+        CtsVerify.VerifyAsync("""
+            using System;
+            using System.Collections.Generic;
+            using System.Linq;
+            using System.Threading;
+            using System.Threading.Tasks;
+
+            class ChannelPool
+            {
+                private readonly List<{|CS0246:IModel|}> _pool = new();
+                private readonly TimeSpan _refresh = TimeSpan.FromSeconds(10);
+                private Timer _scaling;
+                private Timer _once;
+
+                void SetupScaling(bool scaleUp)
+                {
+                    // The state of the inner timer has a missing type, so the outer creation does not bind: still periodic.
+                    _scaling = new Timer(state =>
+                    {
+                        if (scaleUp)
+                        {
+                            var creation = new CancellationTokenSource(_refresh);
+                            Create(creation.Token);
+                            return;
+                        }
+
+                        var toRemove = _pool.FirstOrDefault();
+                        Timer dispose = null;
+                        dispose = new Timer(o => dispose?.Dispose(), toRemove, {|CS1503:_refresh|}, {|CS1503:Timeout.InfiniteTimeSpan|});
+                    }, null, _refresh, _refresh);
+
+                    // One-shot, unbound the same way: its callback is judged as any lambda.
+                    _once = new Timer(state =>
+                    {
+                        var creation = {|#0:new CancellationTokenSource(_refresh)|};
+                        Create(creation.Token);
+                        var toRemove = _pool.FirstOrDefault();
+                        Timer dispose = null;
+                        dispose = new Timer(o => dispose?.Dispose(), toRemove, {|CS1503:_refresh|}, {|CS1503:Timeout.InfiniteTimeSpan|});
+                    }, null, _refresh, Timeout.InfiniteTimeSpan);
+                }
+
+                static Task Create(CancellationToken token) => Task.CompletedTask;
+            }
+            """,
+            ExpectedSource("new CancellationTokenSource(timeout)", "per-operation timeout", 0));
+
+    [Fact]
     public Task A_run_loop_paced_by_an_unresolved_delay_is_paced() =>
         CtsVerify.VerifyAsync("""
             using System.Threading;
@@ -206,6 +255,29 @@ public class UnresolvedReferenceTests
             """,
             new DiagnosticResult(DiagnosticIds.ThreadingTimer, DiagnosticSeverity.Warning)
                 .WithLocation(0).WithArguments("timeout held by its object, one per instance"));
+
+    [Fact]
+    public Task A_timer_that_fails_a_pending_task_with_an_exception_of_a_missing_type_is_still_a_timeout() =>
+        TimerVerify.VerifyAsync("""
+            using System;
+            using System.Threading;
+            using System.Threading.Tasks;
+
+            class Publisher
+            {
+                protected virtual void SetupTimeout(TaskCompletionSource<ulong> ack, TimeSpan timeout)
+                {
+                    Timer timer = null;
+                    timer = {|#0:new Timer(_ =>
+                    {
+                        ack.TrySetException(new {|CS0246:PublishConfirmException|}("no acknowledgement"));
+                        timer?.Dispose();
+                    }, null, timeout, Timeout.InfiniteTimeSpan)|};
+                }
+            }
+            """,
+            new DiagnosticResult(DiagnosticIds.ThreadingTimer, DiagnosticSeverity.Warning)
+                .WithLocation(0).WithArguments("timeout timer that fails a pending task"));
 
     [Fact]
     public Task Delays_with_unresolved_times_race_and_pace_as_bound_ones() =>

@@ -42,6 +42,49 @@ public partial class ThreadingTimerTests
             """);
 
     [Fact]
+    public Task A_timer_that_fails_a_pending_task_and_disposes_itself_becomes_a_CoarseTimer() =>
+        Verify.VerifyUnderDefaultModelAsync("""
+            using System;
+            using System.Threading;
+            using System.Threading.Tasks;
+
+            class Publisher
+            {
+                public Task<ulong> PublishAsync(TimeSpan timeout)
+                {
+                    var ack = new TaskCompletionSource<ulong>();
+                    Timer timer = null;
+                    timer = {|CT0003:new Timer(_ =>
+                    {
+                        ack.TrySetException(new TimeoutException());
+                        timer?.Dispose();
+                    }, null, timeout, Timeout.InfiniteTimeSpan)|};
+                    return ack.Task;
+                }
+            }
+            """, """
+            using System;
+            using System.Threading;
+            using System.Threading.Tasks;
+            using CoarseTimers;
+
+            class Publisher
+            {
+                public Task<ulong> PublishAsync(TimeSpan timeout)
+                {
+                    var ack = new TaskCompletionSource<ulong>();
+                    CoarseTimer timer = null;
+                    timer = new CoarseTimer(_ =>
+                    {
+                        ack.TrySetException(new TimeoutException());
+                        timer?.Dispose();
+                    }, null, timeout, Timeout.InfiniteTimeSpan);
+                    return ack.Task;
+                }
+            }
+            """);
+
+    [Fact]
     public Task A_per_instance_timeout_field_becomes_a_CoarseTimer() =>
         Verify.VerifyUnderDefaultModelAsync("""
             using System;
