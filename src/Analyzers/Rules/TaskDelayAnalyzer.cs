@@ -61,16 +61,27 @@ public sealed class TaskDelayAnalyzer : CoarseTimersAnalyzer
 
         // Raced in WhenAny: a timeout, created per call and usually abandoned. Awaited on its own: a sleep, judged by
         // what it paces (a short constant delay in a loop polls; a long, configured or backoff delay does not).
+        // Dropped (`Task.Delay(50);` with no await): it waits for nothing, so it paces nothing, yet queues a timer each
+        // time it runs; in a loop, one per turn.
+        var dropped = IsDropped(invocation);
         var rules = IsWhenAnyArgument(invocation, symbols)
             ? HotPathRules.LoopsDelegatesDeclared | HotPathRules.PerOperationTimeout | HotPathRules.RunLoopPaces
-            : HotPathRules.LoopsDelegatesDeclared | HotPathRules.Sleep;
-        var reason = HotPathModel.Reason(invocation, context.ContainingSymbol, symbols, rule.Settings(invocation.Syntax.SyntaxTree), rules, milliseconds,
-            cancellationToken: context.CancellationToken);
+            : HotPathRules.LoopsDelegatesDeclared | (dropped ? HotPathRules.None : HotPathRules.Sleep);
+        var reason = HotPathModel.Reason(invocation, context.ContainingSymbol, symbols, rule.Settings(invocation.Syntax.SyntaxTree), rules,
+            dropped ? null : milliseconds, cancellationToken: context.CancellationToken);
         if (reason is not null && !TimerLifetime.IsInfiniteAtEveryCall(delay, symbols, context.CancellationToken))
         {
             context.ReportDiagnostic(Diagnostic.Create(RuleDescriptors.TaskDelay, invocation.Syntax.GetLocation(), BaselineMember.Properties(context.ContainingSymbol), reason));
         }
     }
+
+    /// <summary>The delay's task is dropped: a statement of its own, or assigned to a discard (<c>_ = Task.Delay(t);</c>).</summary>
+    private static bool IsDropped(IOperation invocation) => invocation.ConsumerSkippingConversions() switch
+    {
+        IExpressionStatementOperation => true,
+        ISimpleAssignmentOperation { Target: IDiscardOperation, Parent: IExpressionStatementOperation } => true,
+        _ => false,
+    };
 
     /// <summary>The rule's call, for the analyzer and the code fix alike: <c>Task.Delay</c> without a <c>TimeProvider</c>.</summary>
     internal static bool Matches(IInvocationOperation invocation, KnownSymbols symbols) =>

@@ -86,6 +86,19 @@ public partial class TaskDelayTests
             Expected("per-operation timeout"),
             new DiagnosticResult(DiagnosticIds.TaskDelay, DiagnosticSeverity.Warning).WithLocation(1).WithArguments("per-operation timeout"));
 
+    [Theory]
+    [InlineData("while (_stopping.CanBeCanceled) { {|#0:Task.Delay(50)|}; }")]
+    [InlineData("for (var i = 0; i < 3; i++) { _ = {|#0:Task.Delay(_interval)|}; }")]
+    public Task A_dropped_delay_in_a_loop_waits_for_nothing_and_queues_a_timer_per_turn(string body) =>
+        Verify.VerifyAsync(Wrap(body), Expected("inside a loop"));
+
+    [Theory]
+    [InlineData("Task.Delay(100);")]
+    [InlineData("for (var i = 0; i < 3; i++) { Task.Delay(50).Wait(); }")]
+    [InlineData("for (var i = 0; i < 3; i++) { Task.Delay(50).GetAwaiter().GetResult(); }")]
+    public Task A_dropped_delay_outside_loops_and_blocking_waits_in_loops_are_not_hot(string body) =>
+        Verify.VerifyAsync(Wrap(body));
+
     [Fact]
     public Task The_shortest_delay_that_queues_a_timer_still_polls() =>
         Verify.VerifyAsync(Wrap("for (;;) { await {|#0:Task.Delay(1)|}; }"), Expected("short polling delay in a loop"));

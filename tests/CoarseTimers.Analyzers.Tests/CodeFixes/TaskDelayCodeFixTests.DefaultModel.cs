@@ -7,6 +7,39 @@ namespace CoarseTimers.Analyzers.Tests.Rules;
 public partial class TaskDelayTests
 {
     [Fact]
+    public Task A_dropped_delay_in_a_loop_keeps_being_dropped() =>
+        Verify.VerifyUnderDefaultModelAsync("""
+            using System.IO;
+            using System.Threading.Tasks;
+
+            class Uploader
+            {
+                void Finish(Stream upload)
+                {
+                    while (upload.Position < upload.Length)
+                    {
+                        {|CT0001:Task.Delay(50)|};
+                    }
+                }
+            }
+            """, """
+            using System.IO;
+            using System.Threading.Tasks;
+            using CoarseTimers;
+
+            class Uploader
+            {
+                void Finish(Stream upload)
+                {
+                    while (upload.Position < upload.Length)
+                    {
+                        CoarseTimer.Delay(50);
+                    }
+                }
+            }
+            """);
+
+    [Fact]
     public Task Every_overload_named_arguments_ConfigureAwait_and_comments() =>
         Verify.VerifyUnderDefaultModelAsync("""
             using System;
