@@ -179,7 +179,7 @@ internal static class ColdContext
     /// that passes a connect timeout along says less about how often it runs than the timer that consumes it.
     /// </summary>
     public static string? SiteReason(IOperation operation, ISymbol containingSymbol) =>
-        Reason(operation, containingSymbol) ?? ColdSite.TimeNameReason(operation);
+        Reason(operation, containingSymbol) ?? ColdSite.TimeNameReason(operation, containingSymbol);
 
     private static string? SetUpTypeReason(string name) => HasWord(name, s_setUpTypeWords) ? $"set-up: {name}" : null;
 

@@ -47,14 +47,15 @@ internal static class ColdSite
     /// once per long run, which is not the cost of a timeout created per operation and cancelled). Null when neither.
     /// Cancellation-token arguments are not read: a <c>shutdownToken</c> says when the work stops, not how often it starts.
     /// </summary>
-    internal static string? TimeNameReason(IOperation operation)
+    internal static string? TimeNameReason(IOperation operation, ISymbol containingSymbol)
     {
+        var sendsRequests = SendsRequests(containingSymbol);
         foreach (var value in TimeArguments(operation))
         {
             foreach (var name in NamesRead(value.Syntax, operation.Syntax))
             {
                 var words = ColdContext.Words(name);
-                if (NamesLifecycleTimeout(words))
+                if (NamesLifecycleTimeout(words, sendsRequests))
                 {
                     return $"lifecycle: the timeout is {name}";
                 }
@@ -205,18 +206,39 @@ internal static class ColdSite
         return duration;
     }
 
-    private static bool NamesLifecycleTimeout(List<string> words)
+    private static bool NamesLifecycleTimeout(List<string> words, bool sendsRequests)
     {
         for (var i = 0; i + 1 < words.Count; i++)
         {
-            // Case-insensitive, so constants in capitals count too (DEFAULT_CONNECT_TIMEOUT_MS).
-            if (string.Equals(words[i + 1], "Timeout", StringComparison.OrdinalIgnoreCase) && s_lifecycleTimeoutWords.Contains(words[i]))
+            // Case-insensitive, so constants in capitals count too (DEFAULT_CONNECT_TIMEOUT_MS). A ConnectionTimeout
+            // used where requests are sent is the client's I/O timeout, not its connect timeout (see SendsRequests).
+            if (string.Equals(words[i + 1], "Timeout", StringComparison.OrdinalIgnoreCase) && s_lifecycleTimeoutWords.Contains(words[i]) &&
+                !(sendsRequests && string.Equals(words[i], "Connection", StringComparison.OrdinalIgnoreCase)))
             {
                 return true;
             }
         }
 
         return false;
+    }
+
+    /// <summary>
+    /// The member's last word (before the suffixes) says it sends a request or executes an operation: Send, Request,
+    /// Execute, Operation, Invoke, Call, Query, Command (<c>SendAsync</c>, <c>ExecuteOperationAsync</c>). There a
+    /// <c>ConnectionTimeout</c> bounds each request: the name is ambiguous, the login or connect timeout in ADO.NET-style
+    /// code and the I/O timeout in some RPC and cache clients (a JSON-RPC client's <c>SendAsync</c>, a memcached node's
+    /// <c>ExecuteOperationAsync</c>), and a member that sends a request settles it.
+    /// </summary>
+    private static bool SendsRequests(ISymbol containingSymbol)
+    {
+        if (containingSymbol is not IMethodSymbol { MethodKind: MethodKind.Ordinary or MethodKind.ExplicitInterfaceImplementation } method)
+        {
+            return false;
+        }
+
+        var words = ColdContext.Words(method.Name.Substring(method.Name.LastIndexOf('.') + 1));
+        var last = ColdContext.LastWordIndex(words);
+        return last >= 0 && words[last] is "Send" or "Request" or "Execute" or "Operation" or "Invoke" or "Call" or "Query" or "Command";
     }
 
     private static bool IsTimeType(ITypeSymbol type) =>

@@ -24,7 +24,7 @@ public partial class TimeoutCancellationTokenSourceTests
                 readonly int _connectTimeoutMs = 5000;
                 readonly Options _options = new();
 
-                void Send(CancellationTokenSource cts, int loginTimeoutSeconds)
+                void Prepare(CancellationTokenSource cts, int loginTimeoutSeconds)
                 {
                     using var a = new CancellationTokenSource(ShutdownTimeout);
                     using var b = new CancellationTokenSource(_connectTimeoutMs);
@@ -39,6 +39,45 @@ public partial class TimeoutCancellationTokenSourceTests
                 }
             }
             """);
+
+    [Fact]
+    public Task A_connection_timeout_where_requests_are_sent_bounds_each_request() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Threading;
+            using System.Threading.Tasks;
+
+            class RpcClient
+            {
+                // Some RPC and cache clients name their I/O timeout ConnectionTimeout.
+                public TimeSpan ConnectionTimeout { get; set; } = TimeSpan.FromSeconds(20);
+
+                public async Task<string> SendAsync(string request)
+                {
+                    using var cts = {|#0:new CancellationTokenSource(ConnectionTimeout)|};
+                    await Task.Yield();
+                    return request;
+                }
+
+                async Task ExecuteOperationAsync(CancellationTokenSource linked) => {|#1:linked.CancelAfter(ConnectionTimeout)|};
+
+                // Elsewhere it is still the connect timeout.
+                async Task<object> GetClientWebSocketAsync()
+                {
+                    using var cts = new CancellationTokenSource(ConnectionTimeout);
+                    await Task.Yield();
+                    return cts;
+                }
+
+                // Only ConnectionTimeout is ambiguous: a connect timeout is one in a sending member too.
+                public void Send(int connectTimeoutMs)
+                {
+                    using var cts = new CancellationTokenSource(connectTimeoutMs);
+                }
+            }
+            """,
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 0),
+            Expected("CancelAfter", "reused source re-armed per call", 1));
 
     [Fact]
     public Task Other_timeout_names_and_lifecycle_tokens_stay_per_operation() =>
