@@ -368,7 +368,10 @@ internal static class HotPathModel
                !(TimeoutConstants.Milliseconds(delay, symbols) is double ms && ms < pollingThresholdMilliseconds);
     }
 
-    /// <summary>Every run of <paramref name="body"/> awaits <paramref name="wait"/>: only blocks, statements, awaits, try and using bodies lie between.</summary>
+    /// <summary>
+    /// Every run of <paramref name="body"/> awaits <paramref name="wait"/>: only blocks, statements, awaits, try and using
+    /// bodies lie between, or an if/else whose other branch also waits on every run.
+    /// </summary>
     private static bool IsUnconditional(IOperation wait, IOperation body, KnownSymbols symbols, long pollingThresholdMilliseconds)
     {
         var awaited = false;

@@ -327,12 +327,17 @@ internal static class TimerLifetime
     {
         foreach (var node in root.Descendants())
         {
-            if (node is IParameterReferenceOperation reference && SymbolEqualityComparer.Default.Equals(reference.Parameter, parameter) &&
-                reference.Parent is IAssignmentOperation { Target: var target } && ReferenceEquals(target, reference) ||
-                node is IParameterReferenceOperation { Parent: IIncrementOrDecrementOperation or IArgumentOperation { Parameter.RefKind: RefKind.Ref or RefKind.Out } } written &&
-                SymbolEqualityComparer.Default.Equals(written.Parameter, parameter))
+            if (node is not IParameterReferenceOperation reference || !SymbolEqualityComparer.Default.Equals(reference.Parameter, parameter))
             {
-                return true;
+                continue;
+            }
+
+            switch (reference.Parent)
+            {
+                case IAssignmentOperation assignment when ReferenceEquals(assignment.Target, reference):
+                case IIncrementOrDecrementOperation:
+                case IArgumentOperation { Parameter.RefKind: RefKind.Ref or RefKind.Out }:
+                    return true;
             }
         }
 
