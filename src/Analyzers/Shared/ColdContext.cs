@@ -466,7 +466,7 @@ internal static class ColdContext
     /// </summary>
     private static bool NamesLifecycle(string name)
     {
-        var words = Words(name.Substring(name.LastIndexOf('.') + 1));
+        var words = MemberWords(name);
         var last = LastWordIndex(words);
         return last >= 0 && (s_lifecycleWords.Contains(words[last]) || s_lifecycleVerbs.Contains(words[0]) || Any(words, s_lifecyclePhaseNouns));
     }
@@ -496,7 +496,7 @@ internal static class ColdContext
     /// </summary>
     internal static string? RareEvent(string name)
     {
-        var words = Words(name.Substring(name.LastIndexOf('.') + 1));
+        var words = MemberWords(name);
         var configuration = false;
         var change = false;
         var last = LastWordIndex(words);
@@ -544,6 +544,9 @@ internal static class ColdContext
 
         return false;
     }
+
+    /// <summary>The words of a member's own name, without an explicit interface implementation's prefix (<c>IFoo.StopAsync</c>: Stop, Async).</summary>
+    internal static List<string> MemberWords(string name) => Words(name.Substring(name.LastIndexOf('.') + 1));
 
     /// <summary>Splits <c>StopAndDrainAsync</c> into Stop, And, Drain, Async; acronyms stay one word (<c>IOTimeout</c>: IO, Timeout).</summary>
     internal static List<string> Words(string name)

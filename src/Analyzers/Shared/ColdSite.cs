@@ -49,13 +49,12 @@ internal static class ColdSite
     /// </summary>
     internal static string? TimeNameReason(IOperation operation, ISymbol containingSymbol)
     {
-        var sendsRequests = SendsRequests(containingSymbol);
         foreach (var value in TimeArguments(operation))
         {
             foreach (var name in NamesRead(value.Syntax, operation.Syntax))
             {
                 var words = ColdContext.Words(name);
-                if (NamesLifecycleTimeout(words, sendsRequests))
+                if (NamesLifecycleTimeout(words, containingSymbol))
                 {
                     return $"lifecycle: the timeout is {name}";
                 }
@@ -206,14 +205,14 @@ internal static class ColdSite
         return duration;
     }
 
-    private static bool NamesLifecycleTimeout(List<string> words, bool sendsRequests)
+    private static bool NamesLifecycleTimeout(List<string> words, ISymbol containingSymbol)
     {
         for (var i = 0; i + 1 < words.Count; i++)
         {
             // Case-insensitive, so constants in capitals count too (DEFAULT_CONNECT_TIMEOUT_MS). A ConnectionTimeout
             // used where requests are sent is the client's I/O timeout, not its connect timeout (see SendsRequests).
             if (string.Equals(words[i + 1], "Timeout", StringComparison.OrdinalIgnoreCase) && s_lifecycleTimeoutWords.Contains(words[i]) &&
-                !(sendsRequests && string.Equals(words[i], "Connection", StringComparison.OrdinalIgnoreCase)))
+                !(string.Equals(words[i], "Connection", StringComparison.OrdinalIgnoreCase) && SendsRequests(containingSymbol)))
             {
                 return true;
             }
@@ -236,7 +235,7 @@ internal static class ColdSite
             return false;
         }
 
-        var words = ColdContext.Words(method.Name.Substring(method.Name.LastIndexOf('.') + 1));
+        var words = ColdContext.MemberWords(method.Name);
         var last = ColdContext.LastWordIndex(words);
         return last >= 0 && words[last] is "Send" or "Request" or "Execute" or "Operation" or "Invoke" or "Call" or "Query" or "Command";
     }

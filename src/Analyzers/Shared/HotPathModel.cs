@@ -317,15 +317,7 @@ internal static class HotPathModel
             }
         }
 
-        foreach (var node in loop.Body.Descendants())
-        {
-            if (IsUnconditionalPeriodicWait(node, loop.Body, symbols, pollingThresholdMilliseconds))
-            {
-                return true;
-            }
-        }
-
-        return false;
+        return WaitsOnEveryRun(loop.Body, symbols, pollingThresholdMilliseconds);
     }
 
     // Every run of body awaits a periodic wait.
