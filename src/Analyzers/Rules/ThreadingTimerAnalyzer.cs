@@ -59,6 +59,21 @@ public sealed class ThreadingTimerAnalyzer : CoarseTimersAnalyzer
             lifetime = null;
         }
 
+        if (lifetime is TimerLifetime.FactoryTimeout or TimerLifetime.InstanceTimeout && TimerLifetime.CallbackLambda(creation) is { } callback &&
+            rule.Symbols.Callers.IsPeriodicTimerCallback(callback))
+        {
+            // A one-shot timer its own callback re-arms (`self.Change(next, Infinite)` after each run) is a pacer that
+            // never overlaps its runs, one per poller or subscription, not a timeout that is usually cancelled.
+            lifetime = null;
+        }
+
+        if (lifetime is TimerLifetime.InstanceTimeout && context.ContainingSymbol is IMethodSymbol { MethodKind: MethodKind.Constructor } &&
+            rule.Symbols.Callers.StartsTicker(creation))
+        {
+            // A one-shot timer armed beside a ticker in a constructor is a service's delayed start, once per service.
+            lifetime = null;
+        }
+
         if (lifetime is null && Storage.Of(creation) is IFieldSymbol { IsStatic: false } or IPropertySymbol { IsStatic: false } &&
             context.ContainingSymbol.ContainingType is { } owner &&
             PerOperationObject.Reason(owner, rule.Symbols, rule.Settings, context.CancellationToken) is { } creator)

@@ -245,8 +245,10 @@ internal sealed class ColdCallers
 
         if (callerMethod.MethodKind == MethodKind.AnonymousFunction)
         {
-            // Otherwise a lambda may run later, per operation, whatever created it: its callers are not followed.
-            return null;
+            // A periodic timer's lambda runs once per period (`new Timer(async _ => await RefreshAsync(), null, 0, 10_000)`),
+            // as a method group handed to it does. Otherwise a lambda may run later, per operation, whatever created it:
+            // its callers are not followed.
+            return EnclosingLambda(call) is { } lambda && IsPeriodicTimerCallback(lambda) ? "only called by a periodic timer" : null;
         }
 
 
@@ -262,7 +264,44 @@ internal sealed class ColdCallers
             return $"only called from {callerMethod.ContainingType.Name}.{callerMethod.Name}, which runs once";
         }
 
+        if (callerMethod.MethodKind == MethodKind.Constructor && StartsTicker(call))
+        {
+            return $"only called from the constructor of {callerMethod.ContainingType.Name}, a service that starts a periodic timer";
+        }
+
         return Reason(callerMethod.OriginalDefinition, depth - 1, visiting, cancellationToken);
+    }
+
+    /// <summary>
+    /// The member that holds <paramref name="operation"/> creates a timer with a positive constant period: in a
+    /// constructor, the object is a long-lived service (a client's refresher, a host's poller) whose constructor runs at
+    /// start-up, and what it does once (a first refresh, a delayed start) it does once per service.
+    /// </summary>
+    public bool StartsTicker(IOperation operation)
+    {
+        foreach (var node in operation.Root().Descendants())
+        {
+            if (node is IObjectCreationOperation { Constructor: { } constructor } timer && constructor.ContainingType.Is(_symbols.Timer) &&
+                TimerLifetime.PeriodOf(TimerArgument(timer, 3), _symbols) == TimerPeriod.Repeats)
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
+    private static IAnonymousFunctionOperation? EnclosingLambda(IOperation operation)
+    {
+        for (var parent = operation.Parent; parent is not null; parent = parent.Parent)
+        {
+            if (parent is IAnonymousFunctionOperation lambda)
+            {
+                return lambda;
+            }
+        }
+
+        return null;
     }
 
     /// <summary>The loop whose body holds <paramref name="operation"/> in its member (not through a lambda), if any.</summary>
@@ -458,8 +497,9 @@ internal sealed class ColdCallers
 
     /// <summary>
     /// <paramref name="lambda"/> is the callback of a periodic <c>new Timer(...)</c> (<see cref="PeriodicTimerOf"/>), or of
-    /// one that re-arms a timer with <c>Change</c> from its own callback (<c>((Timer)state).Change(next, Infinite)</c>:
-    /// a self-re-arming pacer): what it does, it does once per period, as a paced loop's body does.
+    /// one that re-arms a timer with <c>Change</c> from its own callback (<c>((Timer)state).Change(next, Infinite)</c>, or
+    /// through a local the callback looks it up into: a self-re-arming pacer): what it does, it does once per period, as a
+    /// paced loop's body does.
     /// </summary>
     public bool IsPeriodicTimerCallback(IAnonymousFunctionOperation lambda)
     {
@@ -481,7 +521,7 @@ internal sealed class ColdCallers
         {
             // A Change that disarms (an infinite due time) stops the timer instead.
             if (node is IInvocationOperation { TargetMethod.Name: "Change", Arguments.Length: 2 } change && change.TargetMethod.ContainingType.Is(_symbols.Timer) &&
-                !TimerLifetime.IsInfinite(change.Arguments.ArgumentFor(0), _symbols) && IsTimerItself(change.Instance, state, storage))
+                !TimerLifetime.IsInfinite(change.Arguments.ArgumentFor(0), _symbols) && IsTimerItself(change.Instance, state, storage, lambda))
             {
                 return true;
             }
@@ -490,8 +530,16 @@ internal sealed class ColdCallers
         return false;
     }
 
-    private static bool IsTimerItself(IOperation? receiver, IParameterSymbol? state, ISymbol? storage)
+    private static bool IsTimerItself(IOperation? receiver, IParameterSymbol? state, ISymbol? storage, IAnonymousFunctionOperation lambda)
     {
+        // A timer the callback looks up for itself (`_timers.TryGetValue(key, out var self); self?.Change(next, Infinite)`):
+        // a local of the callback holds no other timer it could have been handed.
+        if (receiver.ThroughConditionalAccess() is ILocalReferenceOperation { Local: var callbackLocal } &&
+            callbackLocal.DeclaringSyntaxReferences.Length == 1 && lambda.Syntax.Span.Contains(callbackLocal.DeclaringSyntaxReferences[0].Span))
+        {
+            return true;
+        }
+
         ISymbol? symbol = receiver.WithoutConversions() switch
         {
             IParameterReferenceOperation parameter => parameter.Parameter,

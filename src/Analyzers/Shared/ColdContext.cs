@@ -21,7 +21,8 @@ internal static class ColdContext
     /// <summary>
     /// The last word of a member or local function name (before <c>Async</c>/<c>Core</c>/<c>Internal</c>/<c>Impl</c>) that
     /// names a lifecycle step: start-up, readiness waits, connection set-up (connect, open, handshake), shutdown,
-    /// disposal, draining and clean-up run once per process, host, connection, session or link, not per operation; so
+    /// disposal, draining and clean-up run once per process, host, connection, session or link, not per operation, and so
+    /// does a session's sign-in (<c>LoginAsync</c>, <c>Logon</c>: at connect, and again only when its token expires); so
     /// does recovery (<c>RecreateAsync</c>: a channel or client rebuilt after failures, as <c>Reconnect</c> and
     /// <c>Reopen</c>), and so does going offline (<c>OfflineAsync</c>, <c>WhenOffline</c>: the connection is down or being
     /// taken down). The last word, because it names what the member does: <c>StopAndDrainAsync</c>,
@@ -33,7 +34,7 @@ internal static class ColdContext
         "Start", "Started", "Starting", "Startup", "Restart", "Init", "Initialize", "Initialized", "Initialization", "Bootstrap", "Warmup", "Ready",
         "Connect", "Reconnect", "Disconnect", "Open", "Opening", "Reopen", "Handshake", "Stop", "Stopping", "Stopped", "Shutdown",
         "Dispose", "Disposing", "Close", "Closing", "Drain", "Draining", "Teardown", "Terminate", "Termination", "Cleanup", "Purge", "Specialize",
-        "Specialization", "Recreate", "Provision", "Offline");
+        "Specialization", "Recreate", "Provision", "Offline", "Login", "Logon", "Relogin");
 
     /// <summary>
     /// Lifecycle verbs that say what a member does when they lead its name (a member name is a verb phrase:
@@ -77,7 +78,7 @@ internal static class ColdContext
 
     /// <summary>Words naming a change, with a configuration word (<see cref="RareEvent"/>).</summary>
     private static readonly ImmutableHashSet<string> s_changeWords = ImmutableHashSet.Create(
-        StringComparer.Ordinal, "Change", "Changed", "Changes", "Update", "Updated", "Reload", "Reloaded");
+        StringComparer.Ordinal, "Change", "Changed", "Changes", "Update", "Updated", "Reload", "Reloaded", "Assign", "Assigned");
 
     /// <summary>
     /// Words that make a whole type, or a whole namespace, lifecycle code wherever they stand in its name:

@@ -1,3 +1,4 @@
+using System;
 using System.Threading;
 using CoarseTimers.Analyzers.Internals;
 using Microsoft.CodeAnalysis;
@@ -40,7 +41,7 @@ internal static class TimerLifetime
             case IFieldSymbol { IsStatic: false }:
             case IPropertySymbol { IsStatic: false }:
                 return InstanceTimeout;
-            case null when IsReturned(value):
+            case null when IsReturned(value) || TokenReturned(value):
                 return FactoryTimeout;
             case null when TokenPassedToCall(value) || TokenKeptInLocal(value):
                 return LocalTimeout;
@@ -85,6 +86,14 @@ internal static class TimerLifetime
     private static bool TokenPassedToCall(IOperation creation) =>
         creation.Parent is IPropertyReferenceOperation { Property.Name: "Token" } token &&
         token.ConsumerSkippingConversions() is IArgumentOperation { Parent: IInvocationOperation };
+
+    /// <summary>
+    /// <c>CancellationToken Timeout() =&gt; new CancellationTokenSource(timeout).Token;</c>: a factory of timeout tokens, one
+    /// source per call, as a factory that returns the source is. The token itself, not wrapped: a change token built
+    /// around it (<c>new CancellationChangeToken(...)</c>) signals a change and fires.
+    /// </summary>
+    private static bool TokenReturned(IOperation creation) =>
+        creation.Parent is IPropertyReferenceOperation { Property.Name: "Token" } token && IsReturned(token, throughWrappers: false);
 
     /// <summary>
     /// <c>cancellationToken = new CancellationTokenSource(timeout).Token</c>: the source is dropped and only its token is
@@ -167,14 +176,8 @@ internal static class TimerLifetime
         return IsReturned(creation) ? FactoryTimeout : null;
     }
 
-    /// <summary>
-    /// The timer's callback is a lambda that fails a <c>TaskCompletionSource</c> (<c>TrySetException</c>,
-    /// <c>SetException</c>, <c>TrySetCanceled</c>, <c>SetCanceled</c>): it times out an operation someone awaits (an
-    /// acknowledgement per published message, a reply per request), one timer per operation, however the timer is
-    /// disposed (in its own callback, or by a continuation that receives it in a tuple). Lifecycle names still make it
-    /// cold (a connect's timeout). Lambdas only: a method group's body is not read.
-    /// </summary>
-    private static bool FailsPendingTask(IOperation creation)
+    /// <summary>The callback of a <c>new Timer(...)</c> (bound, or unresolved by a missing type) when it is a lambda, else null.</summary>
+    internal static IAnonymousFunctionOperation? CallbackLambda(IOperation creation)
     {
         var callback = creation switch
         {
@@ -187,7 +190,19 @@ internal static class TimerLifetime
             callback = target;
         }
 
-        if (callback is not IAnonymousFunctionOperation lambda)
+        return callback as IAnonymousFunctionOperation;
+    }
+
+    /// <summary>
+    /// The timer's callback is a lambda that fails a <c>TaskCompletionSource</c> (<c>TrySetException</c>,
+    /// <c>SetException</c>, <c>TrySetCanceled</c>, <c>SetCanceled</c>): it times out an operation someone awaits (an
+    /// acknowledgement per published message, a reply per request), one timer per operation, however the timer is
+    /// disposed (in its own callback, or by a continuation that receives it in a tuple). Lifecycle names still make it
+    /// cold (a connect's timeout). Lambdas only: a method group's body is not read.
+    /// </summary>
+    private static bool FailsPendingTask(IOperation creation)
+    {
+        if (CallbackLambda(creation) is not { } lambda)
         {
             return false;
         }
@@ -348,13 +363,20 @@ internal static class TimerLifetime
     /// The value leaves its method by <c>return</c> (or an expression body), directly or wrapped in a new object (also
     /// one whose type the compilation cannot resolve: an invalid creation still returns what it wraps).
     /// </summary>
-    internal static bool IsReturned(IOperation value)
+    internal static bool IsReturned(IOperation value) => IsReturned(value, throughWrappers: true);
+
+    /// <summary>
+    /// <paramref name="value"/> leaves its method by <c>return</c>, through conversions and <c>?:</c>/<c>??</c> branches,
+    /// and when <paramref name="throughWrappers"/> also inside a new object that wraps it.
+    /// </summary>
+    private static bool IsReturned(IOperation value, bool throughWrappers)
     {
         for (var parent = value.Parent; parent is not null; parent = parent.Parent)
         {
             switch (parent)
             {
-                case IConversionOperation or IArgumentOperation or IObjectCreationOperation or IConditionalOperation or ICoalesceOperation or IInvalidOperation:
+                case IConversionOperation or IConditionalOperation or ICoalesceOperation:
+                case IArgumentOperation or IObjectCreationOperation or IInvalidOperation when throughWrappers:
                     continue;
                 case IReturnOperation:
                     // A lambda that returns a new timer is not a factory method: nothing says it runs per operation.
@@ -390,13 +412,29 @@ internal static class TimerLifetime
                 InvocationExpressionSyntax { Expression: MemberBindingExpressionSyntax { Name.Identifier.ValueText: "Change" }, Parent: ConditionalAccessExpressionSyntax conditional } => conditional.Expression,
                 _ => null,
             };
-            if (target is not null && ColdContext.RightmostName(target) == name)
+            if (target is not null && ColdContext.RightmostName(target) is { } targetName && BareName(targetName) == BareName(name))
             {
                 return true;
             }
         }
 
         return false;
+    }
+
+    /// <summary>
+    /// A field's name without its prefix and with a lower-case first letter (<c>_reloadTimer</c>, <c>m_ReloadTimer</c>:
+    /// <c>reloadTimer</c>), so that a local copy of the field (<c>var reloadTimer = _reloadTimer; reloadTimer.Change(...)</c>)
+    /// names the same timer.
+    /// </summary>
+    private static string BareName(string name)
+    {
+        var start = name.StartsWith("m_", StringComparison.Ordinal) || name.StartsWith("s_", StringComparison.Ordinal) || name.StartsWith("t_", StringComparison.Ordinal) ? 2 : 0;
+        while (start < name.Length && name[start] == '_')
+        {
+            start++;
+        }
+
+        return start >= name.Length ? name : char.ToLowerInvariant(name[start]) + name.Substring(start + 1);
     }
 
     /// <summary>The local that holds <paramref name="creation"/> is disposed by the code that created it (a <c>using</c> or a <c>Dispose()</c> call, outside lambdas).</summary>

@@ -151,6 +151,69 @@ public partial class TimeoutCancellationTokenSourceTests
             Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 2));
 
     [Fact]
+    public Task A_member_called_from_a_periodic_timer_and_from_the_constructor_that_starts_it_is_cold() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Net.Http;
+            using System.Threading;
+            using System.Threading.Tasks;
+
+            sealed class ServerListManager
+            {
+                private static readonly HttpClient s_http = new();
+                private readonly Timer _refresh;
+
+                public ServerListManager()
+                {
+                    _refresh = new Timer(async _ => await RefreshAsync(), null, TimeSpan.Zero, TimeSpan.FromSeconds(10));
+                    RefreshAsync().GetAwaiter().GetResult();
+                }
+
+                private async Task RefreshAsync() => await FetchServerListAsync();
+
+                private async Task FetchServerListAsync()
+                {
+                    using var cts = new CancellationTokenSource();
+                    cts.CancelAfter(5000);
+                    await s_http.GetAsync("http://address-server/serverlist", cts.Token);
+                }
+            }
+
+            sealed class Request
+            {
+                private static readonly HttpClient s_http = new();
+
+                // A constructor with no ticker is followed to its own callers, and this one has none to follow.
+                public Request() => SendAsync().GetAwaiter().GetResult();
+
+                private async Task SendAsync()
+                {
+                    using var cts = new CancellationTokenSource();
+                    {|#0:cts.CancelAfter(5000)|};
+                    await s_http.GetAsync("http://service/api", cts.Token);
+                }
+            }
+            """,
+            Expected("CancelAfter", "per-operation timeout", 0));
+
+    [Fact]
+    public Task A_sign_in_named_as_the_last_word_is_session_set_up_but_a_login_lookup_is_not() =>
+        Verify.VerifyAsync("""
+            using System.Threading;
+
+            class SecurityProxy
+            {
+                void LoginAsync() { using var cts = new CancellationTokenSource(5000); }
+                void ReadLoginQueue() { using var cts = {|#0:new CancellationTokenSource(5000)|}; }
+                void Relogin() { using var cts = new CancellationTokenSource(5000); }
+                void LogonCore() { using var cts = new CancellationTokenSource(5000); }
+                void SendLoginReply() { using var cts = {|#1:new CancellationTokenSource(5000)|}; }
+            }
+            """,
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 0),
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 1));
+
+    [Fact]
     public Task A_member_called_in_a_loop_of_Main_is_per_iteration_but_once_from_Main_is_cold()
     {
         const string source = """

@@ -20,6 +20,7 @@ public partial class TimeoutCancellationTokenSourceTests
             {
                 public virtual Task ConfigUpdatedAsync(object config) { using var cts = new CancellationTokenSource(2500); return Task.CompletedTask; }
                 void OnConfigurationChanged() { using var cts = new CancellationTokenSource(2500); }
+                void OnConfigurationAssigned() { using var cts = new CancellationTokenSource(2500); }
                 void ListenForConfigChanges() { using var cts = new CancellationTokenSource(2500); }
                 Task<int> DeleteExpiredPayloadsAsync() { using var cts = new CancellationTokenSource(2500); return Task.FromResult(0); }
                 Task ProbeDestinationAsync() { using var cts = new CancellationTokenSource(2500); return Task.CompletedTask; }
@@ -38,6 +39,7 @@ public partial class TimeoutCancellationTokenSourceTests
             {
                 void UpdateOrder() { using var cts = {|#0:new CancellationTokenSource(2500)|}; }
                 void ReadConfigValue() { using var cts = {|#1:new CancellationTokenSource(2500)|}; }
+                void AssignOrder() { using var cts = {|#6:new CancellationTokenSource(2500)|}; }
                 void CheckExpiry() { using var cts = {|#2:new CancellationTokenSource(2500)|}; }
                 void PayInstallment() { using var cts = {|#3:new CancellationTokenSource(2500)|}; }
                 void Preload() { using var cts = {|#5:new CancellationTokenSource(2500)|}; }
@@ -51,7 +53,8 @@ public partial class TimeoutCancellationTokenSourceTests
             Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 2),
             Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 3),
             Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 4),
-            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 5));
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 5),
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 6));
 
     [Fact]
     public Task Failure_handlers_and_lifecycle_phase_nouns_anywhere_in_a_name_are_cold() =>

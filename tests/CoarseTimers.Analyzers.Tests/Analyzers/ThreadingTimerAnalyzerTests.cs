@@ -101,6 +101,43 @@ public partial class ThreadingTimerTests
             new DiagnosticResult(DiagnosticIds.ThreadingTimer, DiagnosticSeverity.Warning).WithLocation(2).WithArguments("timeout created by a factory method, per call"));
 
     [Fact]
+    public Task A_one_shot_timer_its_callback_looks_up_and_re_arms_is_a_pacer_not_a_timeout() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Collections.Concurrent;
+            using System.Threading;
+
+            sealed class ServiceUpdater
+            {
+                private readonly ConcurrentDictionary<string, Timer> _timers = new();
+                private Timer _poller;
+                private Timer _watchdog;
+
+                public void ScheduleUpdateIfAbsent(string key) => _timers.TryAdd(key, UpdateTask(key));
+
+                // Runs, then re-arms itself for the next round: one poller per key, never cancelled before it fires.
+                private Timer UpdateTask(string key) => new Timer(state =>
+                {
+                    _timers.TryGetValue(key, out var self);
+                    self?.Change(1000, Timeout.Infinite);
+                }, null, 1000, Timeout.Infinite);
+
+                public void StartPolling(int taskId) => _poller = new Timer(state =>
+                {
+                    if (_timers.TryGetValue(taskId.ToString(), out var t)) t.Change(1, Timeout.Infinite);
+                }, taskId, 0, Timeout.Infinite);
+
+                // A callback that stops a timer it looked up, or re-arms another one it was not created as, proves nothing.
+                public Timer Deadline(string key) => {|#0:new Timer(state =>
+                {
+                    if (_timers.TryGetValue(key, out var other)) other.Change(Timeout.Infinite, Timeout.Infinite);
+                    _watchdog.Change(10, Timeout.Infinite);
+                }, null, 5000, Timeout.Infinite)|};
+            }
+            """,
+            Expected("timeout created by a factory method, per call"));
+
+    [Fact]
     public Task Timer_factory_whose_callers_all_ask_for_a_ticker_makes_tickers() =>
         Verify.VerifyAsync("""
             using System;
@@ -170,6 +207,7 @@ public partial class ThreadingTimerTests
     [InlineData("_field = new Timer(_ => { }, null, 100, -1); this._field?.Change(100, -1);")]
     [InlineData("_field = new Timer(_ => { }, null, 100, -1); _ = _field!.Change(100, -1);")]
     [InlineData("_field = new Timer(_ => { }, null, 100, -1); (_field).Change(100, -1);")]
+    [InlineData("var field = _field; if (field is null) _field = new Timer(_ => { }, null, 100, -1); else field.Change(100, -1);")]
     [InlineData("s_static = new Timer(_ => { }, null, 100, -1);")]
     [InlineData("using (var s = new System.IO.MemoryStream()) { var t = new Timer(_ => { }, null, 100, -1); _field = t; }")]
     [InlineData("for (;;) { using var t = new Timer(_ => { }, null, TimeSpan.FromMinutes(1), TimeSpan.FromMinutes(1)); }")]
@@ -202,6 +240,34 @@ public partial class ThreadingTimerTests
                 void StartAsync() => _startupDeadline = new Timer(_ => { }, null, 30_000, Timeout.Infinite);
             }
             """, Expected("timeout held by its object, one per instance"));
+
+    [Fact]
+    public Task A_one_shot_timer_armed_beside_a_ticker_in_a_constructor_is_a_delayed_start() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Threading;
+
+            sealed class FailoverReactor
+            {
+                private readonly Timer _switchRefresher;
+                private readonly Timer _backupOnce;
+
+                public FailoverReactor()
+                {
+                    _switchRefresher = new Timer(_ => { }, null, 0, 5000);
+                    _backupOnce = new Timer(_ => { }, null, TimeSpan.FromSeconds(10), Timeout.InfiniteTimeSpan);
+                }
+            }
+
+            sealed class PendingRequest
+            {
+                private readonly Timer _timeout;
+
+                // No ticker here: the object is a request, and its one-shot timer its deadline.
+                public PendingRequest(TimeSpan timeout) => _timeout = {|#0:new Timer(_ => { }, null, timeout, Timeout.InfiniteTimeSpan)|};
+            }
+            """,
+            Expected("timeout held by its object, one per instance"));
 
     [Fact]
     public Task Any_timer_of_an_object_its_creators_scope_to_one_operation_is_per_operation() =>

@@ -168,6 +168,50 @@ public partial class TimeoutCancellationTokenSourceTests
             Expected("CancelAfter", "reused source re-armed per call", 4),
             Expected("CancelAfter", "reused source re-armed per call", 5));
 
+    [Fact]
+    public Task A_factory_that_returns_a_new_sources_token_makes_one_timeout_per_call() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Threading;
+
+            sealed class Interactivity
+            {
+                private readonly TimeSpan _timeout = TimeSpan.FromSeconds(30);
+
+                // One new source per call, dropped at once: its token is the call's timeout.
+                private CancellationToken GetCancellationToken(TimeSpan? timeout = null) => {|#0:new CancellationTokenSource(timeout ?? _timeout)|}.Token;
+
+                public CancellationToken TimeoutToken(int milliseconds)
+                {
+                    return ({|#1:new CancellationTokenSource(milliseconds)|}).Token;
+                }
+            }
+            """,
+            Expected("new CancellationTokenSource(timeout)", "timeout created by a factory method, per call", 0),
+            Expected("new CancellationTokenSource(timeout)", "timeout created by a factory method, per call", 1));
+
+    [Fact]
+    public Task A_token_wrapped_in_a_change_token_or_returned_by_a_lambda_is_not_a_timeout_factory() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Threading;
+
+            sealed class ChangeToken
+            {
+                public ChangeToken(CancellationToken token) => Token = token;
+                public CancellationToken Token { get; }
+            }
+
+            sealed class Reloader
+            {
+                // A change signal that fires once per period, not a timeout per call.
+                public ChangeToken GetReloadToken(TimeSpan period) => new ChangeToken(new CancellationTokenSource(period).Token);
+
+                // A lambda that returns a token says nothing about how often it runs.
+                public Func<CancellationToken> Factory(TimeSpan timeout) => () => new CancellationTokenSource(timeout).Token;
+            }
+            """);
+
     [Theory]
     [InlineData("using var cts = new CancellationTokenSource(Timeout.InfiniteTimeSpan);")]
     [InlineData("using var cts = new CancellationTokenSource(); cts.CancelAfter(Timeout.Infinite);")]

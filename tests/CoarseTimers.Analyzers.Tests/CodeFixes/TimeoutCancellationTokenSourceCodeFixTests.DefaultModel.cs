@@ -7,6 +7,41 @@ namespace CoarseTimers.Analyzers.Tests.Rules;
 public partial class TimeoutCancellationTokenSourceTests
 {
     [Fact]
+    public Task A_factory_of_timeout_tokens_returns_a_shared_timeout_token() =>
+        Verify.VerifyUnderDefaultModelAsync("""
+            using System;
+            using System.Threading;
+
+            class Interactivity
+            {
+                private readonly TimeSpan _timeout = TimeSpan.FromSeconds(30);
+
+                private CancellationToken GetCancellationToken(TimeSpan? timeout = null) => {|CT0002:new CancellationTokenSource(timeout ?? _timeout)|}.Token;
+
+                public CancellationToken TimeoutToken(int milliseconds)
+                {
+                    return {|CT0002:new CancellationTokenSource(milliseconds)|}.Token;
+                }
+            }
+            """, """
+            using System;
+            using System.Threading;
+            using CoarseTimers;
+
+            class Interactivity
+            {
+                private readonly TimeSpan _timeout = TimeSpan.FromSeconds(30);
+
+                private CancellationToken GetCancellationToken(TimeSpan? timeout = null) => CoarseTimeout.After(timeout ?? _timeout);
+
+                public CancellationToken TimeoutToken(int milliseconds)
+                {
+                    return CoarseTimeout.After(milliseconds);
+                }
+            }
+            """);
+
+    [Fact]
     public Task Creations_with_var_explicit_type_using_and_initializer() =>
         Verify.VerifyUnderDefaultModelAsync("""
             using System;
