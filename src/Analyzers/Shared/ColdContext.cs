@@ -533,6 +533,9 @@ internal static class ColdContext
 
     private static bool HasWord(string name, ImmutableHashSet<string> words) => Any(Words(name), words);
 
+    /// <summary>A phase noun anywhere in the words of a name (<see cref="s_lifecyclePhaseNouns"/>: <c>RunShutdownTask</c>).</summary>
+    internal static bool NamesLifecyclePhase(List<string> words) => Any(words, s_lifecyclePhaseNouns);
+
     private static bool Any(List<string> words, ImmutableHashSet<string> set)
     {
         foreach (var word in words)

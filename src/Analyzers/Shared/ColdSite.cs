@@ -90,7 +90,7 @@ internal static class ColdSite
             case IObjectCreationOperation { Type.Name: "CancellationTokenSource" } creation:
                 if (creation.ConsumerSkippingConversions() is IPropertyReferenceOperation { Property.Name: "Token" } inline)
                 {
-                    return ConnectionCallOf(inline.Syntax) is { } call ? $"connection set-up: the timeout bounds {call}" : null;
+                    return ConnectionCallOf(inline.Syntax) is { } call ? $"set-up or lifecycle step: the timeout bounds {call}" : null;
                 }
 
                 local = Storage.Of(TimerLifetime.SelectedBy(creation)) as ILocalSymbol;
@@ -140,11 +140,12 @@ internal static class ColdSite
             }
         }
 
-        return bound is null ? null : $"connection set-up: the timeout bounds {bound}";
+        return bound is null ? null : $"set-up or lifecycle step: the timeout bounds {bound}";
     }
 
-    // The name of the call that `tokenRead` is an argument of, when that name says it connects or handshakes. Read from
-    // the syntax, so a call the compilation cannot bind (a client type from a missing assembly) still counts.
+    // The name of the call that `tokenRead` is an argument of, when that name says it connects or handshakes, or names a
+    // lifecycle phase anywhere (`RunShutdownTask`, `ExecuteStartupTasksAsync`: once per process). Read from the syntax,
+    // so a call the compilation cannot bind (a client type from a missing assembly) still counts.
     private static string? ConnectionCallOf(SyntaxNode tokenRead)
     {
         if (tokenRead.Parent is not ArgumentSyntax { Parent: ArgumentListSyntax { Parent: InvocationExpressionSyntax invocation } } ||
@@ -155,7 +156,8 @@ internal static class ColdSite
 
         var words = ColdContext.Words(name);
         var last = ColdContext.LastWordIndex(words);
-        return last >= 0 && (s_connectionStepWords.Contains(words[0]) || s_connectionStepWords.Contains(words[last]) || IsTlsHandshake(words)) ? name : null;
+        return last >= 0 && (s_connectionStepWords.Contains(words[0]) || s_connectionStepWords.Contains(words[last]) || IsTlsHandshake(words) ||
+            ColdContext.NamesLifecyclePhase(words)) ? name : null;
     }
 
     // SslStream's and NegotiateStream's AuthenticateAsClient/AuthenticateAsServer(Async): the TLS or Negotiate handshake of a

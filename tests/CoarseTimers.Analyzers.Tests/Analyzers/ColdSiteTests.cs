@@ -488,6 +488,43 @@ public partial class TimeoutCancellationTokenSourceTests
             Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 2));
 
     [Fact]
+    public Task A_timeout_that_bounds_only_a_call_named_for_a_lifecycle_phase_is_that_phase() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Threading;
+            using System.Threading.Tasks;
+
+            interface IDatabaseProvider
+            {
+                Task RunShutdownTask(CancellationToken token);
+                Task ExecuteStartupTasksAsync(CancellationToken token);
+                Task QueryAsync(CancellationToken token);
+            }
+
+            class Server
+            {
+                async Task FinishAsync(IDatabaseProvider database)
+                {
+                    using var shutdownSource = new CancellationTokenSource();
+                    shutdownSource.CancelAfter(TimeSpan.FromSeconds(60));
+                    await database.RunShutdownTask(shutdownSource.Token);
+                }
+
+                Task PrepareAsync(IDatabaseProvider database) => database.ExecuteStartupTasksAsync(new CancellationTokenSource(30_000).Token);
+
+                // The same source also bounds a query: per operation.
+                async Task HandleAsync(IDatabaseProvider database)
+                {
+                    using var cts = new CancellationTokenSource();
+                    {|#0:cts.CancelAfter(TimeSpan.FromSeconds(5))|};
+                    await database.ExecuteStartupTasksAsync(cts.Token);
+                    await database.QueryAsync(cts.Token);
+                }
+            }
+            """,
+            Expected("CancelAfter", "per-operation timeout", 0));
+
+    [Fact]
     public Task A_timeout_that_bounds_only_a_tls_handshake_is_connection_set_up_and_a_per_request_authenticate_is_not() =>
         Verify.VerifyAsync("""
             using System;
