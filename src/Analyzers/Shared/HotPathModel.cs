@@ -55,6 +55,7 @@ internal static class HotPathModel
     public const string PerOperationTimeout = "per-operation timeout";
     public const string ShortPollingDelay = "short polling delay in a loop";
     public const string ShortPollingDelayInCallersLoop = "short polling delay in a method its callers call in a loop";
+    public const string PerRequestPollingDelay = "polling delay in a loop of a per-request controller or hub";
 
     /// <summary>Words of a flag that tracks whether its owner still runs (a run loop's condition reads one).</summary>
     private static readonly ImmutableHashSet<string> s_ownerStateWords = ImmutableHashSet.Create(
@@ -102,7 +103,11 @@ internal static class HotPathModel
         // A timeout too long ever to fire (a day or more: `CancelAfter(int.MaxValue)`, "effectively no timeout") paces
         // nothing: a loop that arms one per turn queues a timer per turn that is always cancelled.
         var neverFires = !sleep && pacingMilliseconds is double longest && longest >= NeverFiresMilliseconds;
-        var shortDelay = neverFires || pacingMilliseconds is double constant && constant < (sleep ? settings.PollingThresholdMilliseconds : settings.PacingThresholdMilliseconds);
+        // An ASP.NET Core controller or SignalR hub is created per request or hub call: a sleep in a loop of its code polls
+        // for that request (a segment not yet written, a score not yet stored) at any delay below the pacing threshold.
+        var perRequest = sleep && IsPerRequestType(containingSymbol.ContainingType);
+        var pollingLimit = perRequest ? settings.PacingThresholdMilliseconds : settings.PollingThresholdMilliseconds;
+        var shortDelay = neverFires || pacingMilliseconds is double constant && constant < (sleep ? pollingLimit : settings.PacingThresholdMilliseconds);
         var paced = sleep ? !shortDelay : !neverFires && pacingMilliseconds is double ms && ms >= settings.PacingThresholdMilliseconds;
         var insideFunction = false;
         var insideLambda = false;
@@ -132,7 +137,8 @@ internal static class HotPathModel
 
                     if ((rules & HotPathRules.Loop) != 0 && !paced && !(sleep && Catches(loop.Body)))
                     {
-                        return CalledOnlyFromColdCode(containingSymbol, symbols, insideLambda, cancellationToken) ? null : sleep ? ShortPollingDelay : InsideLoop;
+                        return CalledOnlyFromColdCode(containingSymbol, symbols, insideLambda, cancellationToken) ? null :
+                            !sleep ? InsideLoop : perRequest && pacingMilliseconds >= settings.PollingThresholdMilliseconds ? PerRequestPollingDelay : ShortPollingDelay;
                     }
 
                     break;
@@ -498,5 +504,28 @@ internal static class HotPathModel
                string.Equals(type.Name, name + "Attribute", StringComparison.Ordinal) ||
                string.Equals(full, name, StringComparison.Ordinal) ||
                string.Equals(full, name + "Attribute", StringComparison.Ordinal);
+    }
+
+    /// <summary>
+    /// The type derives from ASP.NET Core's <c>ControllerBase</c> (MVC and API controllers) or SignalR's <c>Hub</c>: the
+    /// framework creates one per request or hub method call, so everything it does, it does per request. By name and
+    /// namespace; a base type the compilation cannot resolve counts when it is named <c>ControllerBase</c> or
+    /// <c>Controller</c>.
+    /// </summary>
+    internal static bool IsPerRequestType(INamedTypeSymbol? type)
+    {
+        for (var current = type?.BaseType; current is not null; current = current.BaseType)
+        {
+            var ns = current.ContainingNamespace?.ToDisplayString();
+            switch (current.Name)
+            {
+                case "ControllerBase" when ns == "Microsoft.AspNetCore.Mvc":
+                case "Hub" when ns == "Microsoft.AspNetCore.SignalR":
+                case "ControllerBase" or "Controller" when current.TypeKind == TypeKind.Error:
+                    return true;
+            }
+        }
+
+        return false;
     }
 }

@@ -226,6 +226,80 @@ public partial class TaskDelayTests
         Verify.VerifyAsync(Wrap(body));
 
     [Fact]
+    public Task A_sleep_in_a_loop_of_a_controller_or_hub_polls_per_request_below_the_pacing_threshold() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.IO;
+            using System.Threading;
+            using System.Threading.Tasks;
+
+            namespace Microsoft.AspNetCore.Mvc { public abstract class ControllerBase { } public abstract class Controller : ControllerBase { } }
+            namespace Microsoft.AspNetCore.SignalR { public abstract class Hub { } }
+
+            namespace Media
+            {
+                using Microsoft.AspNetCore.Mvc;
+                using Microsoft.AspNetCore.SignalR;
+
+                public class HlsController : Controller
+                {
+                    public async Task<bool> GetSegment(string path, CancellationToken token)
+                    {
+                        // Each request polls for its segment file.
+                        while (!File.Exists(path))
+                        {
+                            await {|#0:Task.Delay(100, token)|};
+                        }
+
+                        return true;
+                    }
+
+                    // A second between polls or more paces, as anywhere else; a retry after a failure is backoff.
+                    public async Task Watch(CancellationToken token)
+                    {
+                        while (!token.IsCancellationRequested)
+                        {
+                            await Task.Delay(TimeSpan.FromSeconds(5), token);
+                        }
+                    }
+
+                    public async Task Retry(Func<Task> work)
+                    {
+                        for (var attempt = 0; attempt < 3; attempt++)
+                        {
+                            try { await work(); return; } catch (IOException) { await Task.Delay(200); }
+                        }
+                    }
+                }
+
+                public class ScoreHub : Hub
+                {
+                    public async Task WaitForScore(Func<bool> stored)
+                    {
+                        while (!stored())
+                        {
+                            await {|#1:Task.Delay(250)|};
+                        }
+                    }
+                }
+
+                // Not a controller: a 100 ms sleep paces its loop (the polling threshold is 16 ms).
+                public class Worker
+                {
+                    public async Task Run(Func<bool> done)
+                    {
+                        while (!done())
+                        {
+                            await Task.Delay(100);
+                        }
+                    }
+                }
+            }
+            """,
+            new DiagnosticResult(DiagnosticIds.TaskDelay, DiagnosticSeverity.Warning).WithLocation(0).WithArguments("polling delay in a loop of a per-request controller or hub"),
+            new DiagnosticResult(DiagnosticIds.TaskDelay, DiagnosticSeverity.Warning).WithLocation(1).WithArguments("polling delay in a loop of a per-request controller or hub"));
+
+    [Fact]
     public Task A_short_sleep_in_a_member_called_in_a_loop_of_every_caller_polls() =>
         Verify.VerifyAsync("""
             using System;
