@@ -105,7 +105,9 @@ internal static class HotPathModel
         var neverFires = !sleep && pacingMilliseconds is double longest && longest >= NeverFiresMilliseconds;
         // An ASP.NET Core controller or SignalR hub is created per request or hub call: a sleep in a loop of its code polls
         // for that request (a segment not yet written, a score not yet stored) at any delay below the pacing threshold.
-        var perRequest = sleep && IsPerRequestType(containingSymbol.ContainingType);
+        // Asked only of a constant sleep between the two thresholds.
+        var perRequest = sleep && pacingMilliseconds is double between && between >= settings.PollingThresholdMilliseconds &&
+            between < settings.PacingThresholdMilliseconds && IsPerRequestType(containingSymbol.ContainingType);
         var pollingLimit = perRequest ? settings.PacingThresholdMilliseconds : settings.PollingThresholdMilliseconds;
         var shortDelay = neverFires || pacingMilliseconds is double constant && constant < (sleep ? pollingLimit : settings.PacingThresholdMilliseconds);
         var paced = sleep ? !shortDelay : !neverFires && pacingMilliseconds is double ms && ms >= settings.PacingThresholdMilliseconds;
@@ -138,7 +140,7 @@ internal static class HotPathModel
                     if ((rules & HotPathRules.Loop) != 0 && !paced && !(sleep && Catches(loop.Body)))
                     {
                         return CalledOnlyFromColdCode(containingSymbol, symbols, insideLambda, cancellationToken) ? null :
-                            !sleep ? InsideLoop : perRequest && pacingMilliseconds >= settings.PollingThresholdMilliseconds ? PerRequestPollingDelay : ShortPollingDelay;
+                            !sleep ? InsideLoop : perRequest ? PerRequestPollingDelay : ShortPollingDelay;
                     }
 
                     break;
@@ -516,11 +518,10 @@ internal static class HotPathModel
     {
         for (var current = type?.BaseType; current is not null; current = current.BaseType)
         {
-            var ns = current.ContainingNamespace?.ToDisplayString();
             switch (current.Name)
             {
-                case "ControllerBase" when ns == "Microsoft.AspNetCore.Mvc":
-                case "Hub" when ns == "Microsoft.AspNetCore.SignalR":
+                case "ControllerBase" when InAspNetCore(current.ContainingNamespace, "Mvc"):
+                case "Hub" when InAspNetCore(current.ContainingNamespace, "SignalR"):
                 case "ControllerBase" or "Controller" when current.TypeKind == TypeKind.Error:
                     return true;
             }
@@ -528,4 +529,9 @@ internal static class HotPathModel
 
         return false;
     }
+
+    // `Microsoft.AspNetCore.<name>`, read without building the namespace's display string.
+    private static bool InAspNetCore(INamespaceSymbol? ns, string name) =>
+        ns?.Name == name && ns.ContainingNamespace is { Name: "AspNetCore" } aspNetCore &&
+        aspNetCore.ContainingNamespace is { Name: "Microsoft", ContainingNamespace.IsGlobalNamespace: true };
 }
