@@ -60,7 +60,7 @@ public sealed class ThreadingTimerAnalyzer : CoarseTimersAnalyzer
         }
 
         if (lifetime is TimerLifetime.FactoryTimeout or TimerLifetime.InstanceTimeout && TimerLifetime.CallbackLambda(creation) is { } callback &&
-            rule.Symbols.Callers.IsPeriodicTimerCallback(callback))
+            rule.Symbols.Callers.RearmsItsOwnTimer(callback))
         {
             // A one-shot timer its own callback re-arms (`self.Change(next, Infinite)` after each run) is a pacer that
             // never overlaps its runs, one per poller or subscription, not a timeout that is usually cancelled.

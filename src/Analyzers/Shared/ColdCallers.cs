@@ -501,13 +501,15 @@ internal sealed class ColdCallers
     /// through a local the callback looks it up into: a self-re-arming pacer): what it does, it does once per period, as a
     /// paced loop's body does.
     /// </summary>
-    public bool IsPeriodicTimerCallback(IAnonymousFunctionOperation lambda)
-    {
-        if (PeriodicTimerOf(lambda) is not null)
-        {
-            return true;
-        }
+    public bool IsPeriodicTimerCallback(IAnonymousFunctionOperation lambda) => PeriodicTimerOf(lambda) is not null || RearmsItsOwnTimer(lambda);
 
+    /// <summary>
+    /// <paramref name="lambda"/> is the callback of a <c>new Timer(...)</c> and re-arms that same timer with <c>Change</c>
+    /// and a finite due time (through its state parameter, the variable the timer is stored in, or a local the callback
+    /// looks it up into): a self-re-arming pacer, whatever period the timer was created with.
+    /// </summary>
+    public bool RearmsItsOwnTimer(IAnonymousFunctionOperation lambda)
+    {
         if (TimerCalling(lambda) is not { } creation)
         {
             return false;

@@ -91,8 +91,9 @@ internal static class TimerLifetime
     /// <c>CancellationToken Timeout() =&gt; new CancellationTokenSource(timeout).Token;</c>: a factory of timeout tokens, one
     /// source per call, as a factory that returns the source is. The token itself, not wrapped: a change token built
     /// around it (<c>new CancellationChangeToken(...)</c>) signals a change and fires.
+    /// The analyzer and the code fix ask this alike.
     /// </summary>
-    private static bool TokenReturned(IOperation creation) =>
+    internal static bool TokenReturned(IOperation creation) =>
         creation.Parent is IPropertyReferenceOperation { Property.Name: "Token" } token && IsReturned(token, throughWrappers: false);
 
     /// <summary>
@@ -402,6 +403,7 @@ internal static class TimerLifetime
             return true;
         }
 
+        var bareName = BareName(name);
         foreach (var node in type.DescendantNodes())
         {
             var target = node switch
@@ -412,7 +414,7 @@ internal static class TimerLifetime
                 InvocationExpressionSyntax { Expression: MemberBindingExpressionSyntax { Name.Identifier.ValueText: "Change" }, Parent: ConditionalAccessExpressionSyntax conditional } => conditional.Expression,
                 _ => null,
             };
-            if (target is not null && ColdContext.RightmostName(target) is { } targetName && BareName(targetName) == BareName(name))
+            if (target is not null && ColdContext.RightmostName(target) is { } targetName && BareName(targetName) == bareName)
             {
                 return true;
             }

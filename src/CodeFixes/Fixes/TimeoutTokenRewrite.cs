@@ -33,7 +33,7 @@ internal static class TimeoutTokenRewrite
         // the shared one does.
         if (creation.ConsumerSkippingConversions() is IPropertyReferenceOperation { Property.Name: nameof(System.Threading.CancellationTokenSource.Token) } token &&
             token.Property.ContainingType.Is(symbols.CancellationTokenSource) &&
-            (IsPassedByValue(token.Syntax) || IsKeptOnlyToPass(token, model, cancellationToken) || IsReturnedByMethod(token.Syntax)))
+            (IsPassedByValue(token.Syntax) || IsKeptOnlyToPass(token, model, cancellationToken) || TimerLifetime.TokenReturned(creation)))
         {
             return new[] { new DocumentEdit(token.Syntax, current => After(arguments, model, syntax.SpanStart).WithTriviaFrom(current)) };
         }
@@ -243,20 +243,6 @@ internal static class TimeoutTokenRewrite
     }
 
     /// <summary>A token value handed to a method or constructor (not by reference, not compared, not stored by us).</summary>
-    // `CancellationToken Timeout() => new CancellationTokenSource(t).Token;` or its `return`, in a method or local
-    // function (not a lambda, as the analyzer reads a factory).
-    private static bool IsReturnedByMethod(SyntaxNode tokenRead)
-    {
-        var node = tokenRead;
-        while (node.Parent is ParenthesizedExpressionSyntax or CastExpressionSyntax)
-        {
-            node = node.Parent;
-        }
-
-        return node.Parent is ArrowExpressionClauseSyntax { Parent: MethodDeclarationSyntax or LocalFunctionStatementSyntax or PropertyDeclarationSyntax or AccessorDeclarationSyntax } ||
-            (node.Parent is ReturnStatementSyntax ret && ret.FirstAncestorOrSelf<SyntaxNode>(n => n is AnonymousFunctionExpressionSyntax or BaseMethodDeclarationSyntax or LocalFunctionStatementSyntax or AccessorDeclarationSyntax) is not AnonymousFunctionExpressionSyntax);
-    }
-
     private static bool IsPassedByValue(SyntaxNode tokenRead) =>
         tokenRead.Parent is ArgumentSyntax { RefKindKeyword.RawKind: (int)SyntaxKind.None, Parent: ArgumentListSyntax { Parent: InvocationExpressionSyntax or BaseObjectCreationExpressionSyntax } };
 
