@@ -436,6 +436,22 @@ internal static class Scenarios
                               $"SpinThenBlock median {ours.Median:0.000} p99 {ours.P99:0.000} ms, CPU {ours.CpuMsPerWait:0.000} ms/wait | CPU x{ours.CpuMsPerWait / Math.Max(bcl.CpuMsPerWait, 1e-6):0.00}");
         }
 
+        // Floor: what any waiter that blocks must pay, one timed wait of an event for the wait's whole length (the
+        // blocked phase's primitive), no spin and no estimate. CPU per wait against SpinWait's, in the same run.
+        var gate = new AutoResetEvent(initialState: false);
+        var spinWaitCpu = SpinSample(2_000.0, waits, (c, t) => SpinWait.SpinUntil(c, t)).CpuMsPerWait;
+        var floor = SpinSample(2_000.0, waits, (c, t) =>
+        {
+            gate.WaitOne(2);
+            while (!c())
+            {
+                gate.WaitOne(1);
+            }
+
+            return true;
+        });
+        Console.WriteLine($"floor spin until true after 2 ms: SpinWait CPU {spinWaitCpu:0.000} ms/wait | one timed event wait, no spin: median {floor.Median:0.000} p99 {floor.P99:0.000} ms, CPU {floor.CpuMsPerWait:0.000} ms/wait | the least a blocking waiter pays: CPU x{floor.CpuMsPerWait / Math.Max(spinWaitCpu, 1e-6):0.00}");
+
         var bcl64 = Concurrent(64, quick ? 5 : 20, (c, t) => SpinWait.SpinUntil(c, t));
         var ours64 = Concurrent(64, quick ? 5 : 20, (c, t) => SpinThenBlock.SpinUntil(c, t));
         Console.WriteLine($"64 concurrent waiters, 2 ms each: SpinWait wall {bcl64.WallMs:0} ms CPU {bcl64.CpuMs:0} ms | SpinThenBlock wall {ours64.WallMs:0} ms CPU {ours64.CpuMs:0} ms | CPU x{ours64.CpuMs / Math.Max(bcl64.CpuMs, 1e-6):0.00}");
