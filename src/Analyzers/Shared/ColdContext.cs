@@ -80,6 +80,11 @@ internal static class ColdContext
     private static readonly ImmutableHashSet<string> s_changeWords = ImmutableHashSet.Create(
         StringComparer.Ordinal, "Change", "Changed", "Changes", "Update", "Updated", "Reload", "Reloaded", "Assign", "Assigned");
 
+    /// <summary>Words naming what a sign-in obtains or does, with an interactive flow's words (<see cref="InteractiveSignIn"/>).</summary>
+    private static readonly ImmutableHashSet<string> s_credentialWords = ImmutableHashSet.Create(
+        StringComparer.Ordinal, "Token", "Tokens", "Login", "Logon", "Auth", "Authenticate", "Authentication", "Authorize", "Authorization", "Credential",
+        "Credentials", "Sign");
+
     /// <summary>
     /// Words that make a whole type, or a whole namespace, lifecycle code wherever they stand in its name:
     /// <c>ConnectContext</c>, <c>StartupHook</c>, <c>Management.LinuxSpecialization</c> (a host's one-off switch from
@@ -491,8 +496,8 @@ internal static class ColdContext
     /// What a member's name says about how often it runs, wherever the words stand: it handles a configuration change
     /// (<c>ConfigUpdatedAsync</c>, <c>OnConfigurationChanged</c>, <c>ListenForConfigChanges</c>: reloads are rare), it
     /// sweeps expired items (<c>DeleteExpiredPayloadsAsync</c>, <c>RemoveExpiredEntries</c>: housekeeping on a period),
-    /// it probes (<c>ProbeDestinationAsync</c>: health probes run on a monitor's period), or it handles a failure
-    /// (<see cref="s_failureWords"/>). Null when none. Not applied
+    /// it probes (<c>ProbeDestinationAsync</c>: health probes run on a monitor's period), it signs a person in
+    /// interactively (<see cref="InteractiveSignIn"/>), or it handles a failure (<see cref="s_failureWords"/>). Null when none. Not applied
     /// inside a loop of the member: what a sweep or a reload does per item is still per item.
     /// </summary>
     internal static string? RareEvent(string name)
@@ -528,7 +533,26 @@ internal static class ColdContext
             change |= s_changeWords.Contains(word);
         }
 
-        return configuration && change ? "configuration change" : null;
+        return configuration && change ? "configuration change" : InteractiveSignIn(words) ? "interactive sign-in" : null;
+    }
+
+    /// <summary>
+    /// A sign-in that waits on a person: an interactive flow (<c>AcquireTokenInteractiveAsync</c>) or a device-code flow
+    /// (<c>AcquireTokenWithDeviceCode</c>, <c>AcquireTokenInteractiveDeviceFlowAsync</c>), where a user types a code or
+    /// answers a browser prompt. Its timeout (minutes) bounds one person's sign-in: human-paced, never per operation. Both
+    /// word groups are needed: <c>InteractiveQuery</c> is a per-request read.
+    /// </summary>
+    private static bool InteractiveSignIn(List<string> words)
+    {
+        var interactive = false;
+        var credential = false;
+        for (var i = 0; i < words.Count; i++)
+        {
+            interactive |= words[i] == "Interactive" || (words[i] == "Device" && i + 1 < words.Count && words[i + 1] is "Code" or "Flow");
+            credential |= s_credentialWords.Contains(words[i]);
+        }
+
+        return interactive && credential;
     }
 
     private static bool HasWord(string name, ImmutableHashSet<string> words) => Any(Words(name), words);

@@ -5,7 +5,8 @@ using Verify = CoarseTimers.Analyzers.Tests.Infrastructure.AnalyzerVerifier<Coar
 namespace CoarseTimers.Analyzers.Tests.Rules;
 
 /// <summary>
-/// Cold evidence from names: a member that handles a configuration change, sweeps expired items or probes; a callback
+/// Cold evidence from names: a member that handles a configuration change, sweeps expired items, probes or signs a person
+/// in interactively; a callback
 /// registered with a shutdown or exit hook.
 /// </summary>
 public partial class TimeoutCancellationTokenSourceTests
@@ -55,6 +56,45 @@ public partial class TimeoutCancellationTokenSourceTests
             Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 4),
             Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 5),
             Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 6));
+
+    [Fact]
+    public Task Interactive_and_device_code_sign_ins_wait_on_a_person() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Threading;
+            using System.Threading.Tasks;
+
+            class AuthenticationProvider
+            {
+                Task AcquireTokenInteractiveDeviceFlowAsync()
+                {
+                    using var ctsInteractive = new CancellationTokenSource();
+                    ctsInteractive.CancelAfter(180000);
+                    using var ctsDeviceFlow = new CancellationTokenSource(TimeSpan.FromMinutes(3));
+                    return Task.CompletedTask;
+                }
+
+                void SignInInteractive() { using var cts = new CancellationTokenSource(120_000); }
+                void AcquireTokenWithDeviceCode() { using var cts = new CancellationTokenSource(120_000); }
+            }
+            """);
+
+    [Fact]
+    public Task Interactive_or_token_words_alone_stay_per_operation() =>
+        Verify.VerifyAsync("""
+            using System.Threading;
+
+            class Store
+            {
+                // An interactive query is a read per request; a silent token acquisition runs per call that needs a token.
+                void RunInteractiveQuery() { using var cts = {|#0:new CancellationTokenSource(2500)|}; }
+                void AcquireTokenSilent() { using var cts = {|#1:new CancellationTokenSource(2500)|}; }
+                void ReadDeviceCounters() { using var cts = {|#2:new CancellationTokenSource(2500)|}; }
+            }
+            """,
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 0),
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 1),
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 2));
 
     [Fact]
     public Task Failure_handlers_and_lifecycle_phase_nouns_anywhere_in_a_name_are_cold() =>
