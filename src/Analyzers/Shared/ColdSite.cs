@@ -73,10 +73,18 @@ internal static class ColdSite
     private static readonly ImmutableHashSet<string> s_connectionStepWords = ImmutableHashSet.Create(StringComparer.Ordinal, "Connect", "Reconnect", "Handshake");
 
     /// <summary>
+    /// Words that, first or last in a called method's name, say the call signs in (<c>client.AuthenticateAsync(user, password, token)</c>,
+    /// <c>LoginAsync</c>): set-up only after a connect bounded by the same source (<see cref="BoundCallReason"/>), since a
+    /// plain Authenticate also runs per request (ASP.NET Core's <c>AuthenticateAsync</c>).
+    /// </summary>
+    private static readonly ImmutableHashSet<string> s_signInStepWords = ImmutableHashSet.Create(StringComparer.Ordinal, "Authenticate", "Login", "Logon");
+
+    /// <summary>
     /// The timeout source (a <c>new CancellationTokenSource(timeout)</c>, or the local a <c>CancelAfter</c> arms) bounds only
     /// connection set-up: its token goes nowhere but to calls named for connecting or handshaking
     /// (<c>websocket.ConnectAsync(uri, cts.Token)</c>, <c>ConnectWebSocketAsync</c>, <c>PerformHandshakeAsync</c>,
-    /// <c>ssl.AuthenticateAsServerAsync(options, cts.Token)</c>: a TLS handshake), as
+    /// <c>ssl.AuthenticateAsServerAsync(options, cts.Token)</c>: a TLS handshake), or to such a call and then to sign-in calls
+    /// (<c>smtp.ConnectAsync(host, port, options, cts.Token)</c> then <c>smtp.AuthenticateAsync(user, password, cts.Token)</c>), as
     /// arguments, in the member that holds it, and the source itself goes nowhere but its own <c>Dispose</c>,
     /// <c>CancelAfter</c>, <c>Cancel</c> and <c>IsCancellationRequested</c>. It runs once per connection whatever the member is
     /// called. Not Open: a pooled database connection is opened per request. Null when the token or the source goes
@@ -124,12 +132,15 @@ internal static class ColdSite
             switch (reference.Parent)
             {
                 case IPropertyReferenceOperation { Property.Name: "Token" } token:
-                    if (ConnectionCallOf(token.Syntax) is not { } call)
+                    if (ConnectionCallOf(token.Syntax) is { } call)
+                    {
+                        bound ??= call;
+                    }
+                    else if (!IsSignInCall(token.Syntax))
                     {
                         return null;
                     }
 
-                    bound ??= call;
                     break;
                 case IInvocationOperation { TargetMethod.Name: "Dispose" or "CancelAfter" or "Cancel" } own when ReferenceEquals(own.Instance, reference):
                 case IPropertyReferenceOperation { Property.Name: "IsCancellationRequested" }:
@@ -158,6 +169,21 @@ internal static class ColdSite
         var last = ColdContext.LastWordIndex(words);
         return last >= 0 && (s_connectionStepWords.Contains(words[0]) || s_connectionStepWords.Contains(words[last]) || IsTlsHandshake(words) ||
             ColdContext.NamesLifecyclePhase(words)) ? name : null;
+    }
+
+    // The call that `tokenRead` is an argument of signs in (s_signInStepWords first or last in its name). It counts only
+    // beside a connect bounded by the same source: `bound` stays null without one.
+    private static bool IsSignInCall(SyntaxNode tokenRead)
+    {
+        if (tokenRead.Parent is not ArgumentSyntax { Parent: ArgumentListSyntax { Parent: InvocationExpressionSyntax invocation } } ||
+            ColdContext.RightmostName(invocation.Expression) is not { } name)
+        {
+            return false;
+        }
+
+        var words = ColdContext.Words(name);
+        var last = ColdContext.LastWordIndex(words);
+        return last >= 0 && (s_signInStepWords.Contains(words[0]) || s_signInStepWords.Contains(words[last]));
     }
 
     // SslStream's and NegotiateStream's AuthenticateAsClient/AuthenticateAsServer(Async): the TLS or Negotiate handshake of a

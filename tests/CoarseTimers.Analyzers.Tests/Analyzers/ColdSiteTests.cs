@@ -569,6 +569,67 @@ public partial class TimeoutCancellationTokenSourceTests
             Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 0));
 
     [Fact]
+    public Task A_timeout_that_bounds_a_connect_and_the_sign_in_after_it_is_connection_set_up() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Threading;
+            using System.Threading.Tasks;
+
+            class SmtpClient
+            {
+                public Task ConnectAsync(string host, int port, CancellationToken token) => Task.CompletedTask;
+                public Task AuthenticateAsync(string user, string password, CancellationToken token) => Task.CompletedTask;
+                public Task LoginAsync(CancellationToken token) => Task.CompletedTask;
+                public Task SendAsync(string message, CancellationToken token) => Task.CompletedTask;
+            }
+
+            class Mailer
+            {
+                async Task<SmtpClient> CreateClientAsync(string host, string user, string password)
+                {
+                    var client = new SmtpClient();
+                    using var connectCancel = new CancellationTokenSource(10000);
+                    await client.ConnectAsync(host, 25, connectCancel.Token);
+                    if (user != null)
+                    {
+                        await client.AuthenticateAsync(user, password, connectCancel.Token);
+                    }
+
+                    return client;
+                }
+
+                async Task<SmtpClient> CreateWithLoginAsync(string host)
+                {
+                    var client = new SmtpClient();
+                    using var cts = new CancellationTokenSource();
+                    cts.CancelAfter(TimeSpan.FromSeconds(10));
+                    await client.ConnectAsync(host, 25, cts.Token);
+                    await client.LoginAsync(cts.Token);
+                    return client;
+                }
+
+                // A sign-in with no connect bounded by the same source: per operation, as a per-request authenticate is.
+                async Task AuthenticateOnlyAsync(SmtpClient client, string user, string password)
+                {
+                    using var cts = {|#0:new CancellationTokenSource(10000)|};
+                    await client.AuthenticateAsync(user, password, cts.Token);
+                }
+
+                // The same source also bounds the send that follows: per operation.
+                async Task SendAsync(string host, string user, string password, string message)
+                {
+                    var client = new SmtpClient();
+                    using var cts = {|#1:new CancellationTokenSource(10000)|};
+                    await client.ConnectAsync(host, 25, cts.Token);
+                    await client.AuthenticateAsync(user, password, cts.Token);
+                    await client.SendAsync(message, cts.Token);
+                }
+            }
+            """,
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 0),
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 1));
+
+    [Fact]
     public Task Provisioning_is_one_off_set_up() =>
         Verify.VerifyAsync("""
             using System;
