@@ -145,7 +145,7 @@ internal static class ColdContext
         {
             if (symbol is INamedTypeSymbol type)
             {
-                if ((ContainerReason(type.Name, type.Name) ?? SetUpTypeReason(type.Name) ?? ConfigurationProviderReason(type)) is { } reason)
+                if ((ContainerReason(type.Name, type.Name) ?? SetUpTypeReason(type.Name) ?? ConfigurationProviderReason(type) ?? HealthCheckReason(type)) is { } reason)
                 {
                     return reason;
                 }
@@ -256,6 +256,32 @@ internal static class ColdContext
                 (contract.TypeKind == TypeKind.Error || contract.ContainingNamespace?.ToDisplayString() == Namespace))
             {
                 return $"configuration provider: {type.Name}";
+            }
+        }
+
+        return null;
+    }
+
+    /// <summary>
+    /// The type is a health check (it implements <c>IHealthCheck</c>, Microsoft.Extensions.Diagnostics.HealthChecks, or
+    /// derives from NServiceBus' <c>CustomCheck</c>): the host runs it once per probe or check period (a liveness probe every
+    /// few seconds, a custom check every 30 s), never per operation, so the timeout it arms per run paces with the probe.
+    /// Matched by name, so it holds with those packages unresolved.
+    /// </summary>
+    private static string? HealthCheckReason(INamedTypeSymbol type)
+    {
+        if (type.InheritsFromNamed("CustomCheck", "NServiceBus.CustomChecks", orUnresolved: true) ||
+            type.BaseType is { TypeKind: TypeKind.Error, Name: "IHealthCheck" })
+        {
+            return $"health check, run once per probe: {type.Name}";
+        }
+
+        foreach (var contract in type.AllInterfaces)
+        {
+            if (contract.Name == "IHealthCheck" &&
+                (contract.TypeKind == TypeKind.Error || contract.ContainingNamespace?.ToDisplayString() == "Microsoft.Extensions.Diagnostics.HealthChecks"))
+            {
+                return $"health check, run once per probe: {type.Name}";
             }
         }
 

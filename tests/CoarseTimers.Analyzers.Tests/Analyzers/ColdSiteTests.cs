@@ -678,6 +678,68 @@ public partial class TimeoutCancellationTokenSourceTests
             Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 1));
 
     [Fact]
+    public Task Health_checks_run_once_per_probe() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Threading;
+            using System.Threading.Tasks;
+
+            namespace Microsoft.Extensions.Diagnostics.HealthChecks
+            {
+                public interface IHealthCheck { Task<int> CheckHealthAsync(object context, CancellationToken cancellationToken = default); }
+            }
+
+            namespace NServiceBus.CustomChecks
+            {
+                public abstract class CustomCheck { public abstract Task<int> PerformCheck(CancellationToken cancellationToken = default); }
+            }
+
+            namespace Service
+            {
+                using Microsoft.Extensions.Diagnostics.HealthChecks;
+                using NServiceBus.CustomChecks;
+
+                class DatabaseHealthCheck : IHealthCheck
+                {
+                    public async Task<int> CheckHealthAsync(object context, CancellationToken cancellationToken = default)
+                    {
+                        using var cts = new CancellationTokenSource(TimeSpan.FromSeconds(5));
+                        await Task.Delay(1, cts.Token);
+                        return 0;
+                    }
+                }
+
+                class CheckRemotes : CustomCheck
+                {
+                    public override async Task<int> PerformCheck(CancellationToken cancellationToken = default)
+                    {
+                        using var cts = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+                        cts.CancelAfter(TimeSpan.FromSeconds(10));
+                        await Task.Delay(1, cts.Token);
+                        return 0;
+                    }
+                }
+
+                // An interface or base of the same name elsewhere says nothing: a per-request check stays per operation.
+                class RequestValidator : Other.CustomCheck, Other.IHealthCheck
+                {
+                    public async Task ValidateAsync(TimeSpan timeout)
+                    {
+                        using var cts = {|#0:new CancellationTokenSource(timeout)|};
+                        await Task.Delay(1, cts.Token);
+                    }
+                }
+            }
+
+            namespace Other
+            {
+                interface IHealthCheck { }
+                abstract class CustomCheck { }
+            }
+            """,
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 0));
+
+    [Fact]
     public Task Configuration_providers_load_at_start_up_and_on_reload() =>
         Verify.VerifyAsync("""
             using System;
