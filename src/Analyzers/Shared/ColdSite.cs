@@ -159,8 +159,7 @@ internal static class ColdSite
     // so a call the compilation cannot bind (a client type from a missing assembly) still counts.
     private static string? ConnectionCallOf(SyntaxNode tokenRead)
     {
-        if (tokenRead.Parent is not ArgumentSyntax { Parent: ArgumentListSyntax { Parent: InvocationExpressionSyntax invocation } } ||
-            ColdContext.RightmostName(invocation.Expression) is not { } name)
+        if (CalledName(tokenRead) is not { } name)
         {
             return null;
         }
@@ -175,8 +174,7 @@ internal static class ColdSite
     // beside a connect bounded by the same source: `bound` stays null without one.
     private static bool IsSignInCall(SyntaxNode tokenRead)
     {
-        if (tokenRead.Parent is not ArgumentSyntax { Parent: ArgumentListSyntax { Parent: InvocationExpressionSyntax invocation } } ||
-            ColdContext.RightmostName(invocation.Expression) is not { } name)
+        if (CalledName(tokenRead) is not { } name)
         {
             return false;
         }
@@ -185,6 +183,10 @@ internal static class ColdSite
         var last = ColdContext.LastWordIndex(words);
         return last >= 0 && (s_signInStepWords.Contains(words[0]) || s_signInStepWords.Contains(words[last]));
     }
+
+    // The name of the method called with `tokenRead` as an argument (`ConnectAsync` in `client.ConnectAsync(uri, cts.Token)`), or null.
+    private static string? CalledName(SyntaxNode tokenRead) =>
+        tokenRead.Parent is ArgumentSyntax { Parent: ArgumentListSyntax { Parent: InvocationExpressionSyntax invocation } } ? ColdContext.RightmostName(invocation.Expression) : null;
 
     // SslStream's and NegotiateStream's AuthenticateAsClient/AuthenticateAsServer(Async): the TLS or Negotiate handshake of a
     // new connection. Not a plain Authenticate (ASP.NET Core's AuthenticateAsync runs per request).
