@@ -15,7 +15,8 @@ namespace CoarseTimers;
 /// asked for the same timeout while the driver's token epoch was the same (a <em>bucket</em>; the driver moves to the
 /// next epoch every half resolution while buckets are being created). The driver starts the bucket's timeout when it
 /// leaves that epoch, counted from a clock reading taken after every caller of it, and cancels the source when it is
-/// due. A call reads no clock: it reads the epoch and looks the bucket up in its shard's cache; only the first caller
+/// due. A call reads no clock: it reads the epoch and takes the bucket its thread used last, or looks it up in its shard's
+/// cache; only the first caller
 /// of a bucket allocates it (once per epoch, shard and timeout). docs/runtime.md, "Data structure", has the proof
 /// that it is never early and at most one resolution late.
 /// </para>

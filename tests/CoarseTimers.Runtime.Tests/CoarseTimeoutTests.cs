@@ -105,6 +105,27 @@ public class CoarseTimeoutTests
         Assert.Equal(3, engine.Pending);
     }
 
+    [Fact]
+    public void A_thread_asking_two_engines_in_turn_gets_each_engines_own_token()
+    {
+        // Both engines start at epoch 0: the thread's cached bucket of one must not answer for the other.
+        var one = new ManualEngine(resolutionMilliseconds: 10);
+        var other = new ManualEngine(resolutionMilliseconds: 10);
+        var fromOne = CoarseTimeout.After(one.Engine, 100);
+        var fromOther = CoarseTimeout.After(other.Engine, 100);
+        Assert.NotEqual(fromOne, fromOther);
+        Assert.Equal(fromOne, CoarseTimeout.After(one.Engine, 100));
+        Assert.Equal(fromOther, CoarseTimeout.After(other.Engine, 100));
+        Assert.Equal(1, one.Pending);
+        Assert.Equal(1, other.Pending);
+
+        one.Advance(120);
+        Assert.True(fromOne.IsCancellationRequested);
+        Assert.False(fromOther.IsCancellationRequested);
+        other.Advance(120);
+        Assert.True(fromOther.IsCancellationRequested);
+    }
+
     [Theory]
     [InlineData(true)]
     [InlineData(false)]

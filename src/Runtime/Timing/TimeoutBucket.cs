@@ -13,11 +13,15 @@ namespace CoarseTimers.Timing;
 /// </summary>
 internal sealed class TimeoutBucket : CancellationTokenSource, ITimerTarget
 {
-    public TimeoutBucket(long epoch, long milliseconds)
+    public TimeoutBucket(TimerEngine engine, long epoch, long milliseconds)
     {
+        Engine = engine;
         Epoch = epoch;
         Milliseconds = milliseconds;
     }
+
+    /// <summary>The engine whose driver seals and cancels it (a thread's cached bucket must be of the engine asked).</summary>
+    public TimerEngine Engine { get; }
 
     /// <summary>The token epoch its callers read (<see cref="TimerEngine"/>).</summary>
     public long Epoch { get; }

@@ -39,7 +39,7 @@ namespace CoarseTimers.Timing;
 /// (<see cref="ScheduleAt(ITimerTarget, long)"/>) and go straight into the wheel.
 /// Timeout tokens (<see cref="TimeoutToken(long)"/>) read no clock either: a caller reads a counter the driver
 /// publishes, the token <em>epoch</em>, incremented before each seal, and takes the bucket of (epoch, timeout) from its
-/// shard, creating it unsealed if needed. A caller that read epoch e read it before the increment to e + 1, so before
+/// thread's last bucket or its shard, creating it unsealed if needed. A caller that read epoch e read it before the increment to e + 1, so before
 /// every sealing reading of round e + 1 and later; a bucket of epoch e is sealed by one of those, never by a seal of round
 /// e itself: a caller that read e right after its increment may create the bucket before the driver reaches its shard,
 /// and a caller of e after that shard's reading would then be early, so the seal of round e leaves such a bucket
@@ -63,6 +63,10 @@ internal sealed class TimerEngine
     private const int RetainedBufferCapacity = 1024;
 
     private static TimerEngine? s_default;
+
+    // The bucket this thread's last timeout token came from (TimeoutToken): one per thread, replaced at its next epoch.
+    [ThreadStatic]
+    private static TimeoutBucket? s_lastBucket;
 
     private readonly TimerShard[] _shards;
     private readonly int _shardMask;
@@ -274,8 +278,19 @@ internal sealed class TimerEngine
     /// </summary>
     internal CancellationToken TimeoutToken(long epoch, long dueMilliseconds)
     {
+        // Perf: a caller usually asks for the timeout it asked for last, in the same epoch (a server's one request
+        // timeout). The thread's last bucket answers that with one thread-static read and three compares, instead of
+        // the shard and slot look-ups (~13% of the call on .NET 10). It is the bucket the shard's cache would return:
+        // a thread always uses the same shard, and a bucket is never replaced for its own epoch and timeout.
+        var last = s_lastBucket;
+        if (last is not null && last.Epoch == epoch && last.Milliseconds == dueMilliseconds && ReferenceEquals(last.Engine, this))
+        {
+            return last.Token;
+        }
+
         var shard = CurrentShard;
         var bucket = shard.FindBucket(epoch, dueMilliseconds) ?? AddBucket(shard, epoch, dueMilliseconds);
+        s_lastBucket = bucket;
         return bucket.Token;
     }
 

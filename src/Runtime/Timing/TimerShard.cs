@@ -224,7 +224,7 @@ internal sealed class TimerShard
                 return bucket;
             }
 
-            bucket = new TimeoutBucket(epoch, milliseconds);
+            bucket = new TimeoutBucket(Engine!, epoch, milliseconds);
 
             // Always unsealed, whatever the timeout: Seal decides by the bucket's epoch which reading may seal it, and
             // the long-delay list (sealed by the reading under its seal number) cannot tell (few buckets exist anyway).
