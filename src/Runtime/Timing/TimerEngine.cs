@@ -280,8 +280,10 @@ internal sealed class TimerEngine
     {
         // Perf: a caller usually asks for the timeout it asked for last, in the same epoch (a server's one request
         // timeout). The thread's last bucket answers that with one thread-static read and three compares, instead of
-        // the shard and slot look-ups (~13% of the call on .NET 10). It is the bucket the shard's cache would return:
-        // a thread always uses the same shard, and a bucket is never replaced for its own epoch and timeout.
+        // the shard and slot look-ups (~13% of the call on .NET 10). It is a bucket of this engine, epoch and timeout
+        // from the thread's own shard (a thread keeps its shard): the one the shard's cache holds, or, if a colliding
+        // bucket has since taken its slot, one just as valid, since any bucket of epoch e is sealed only by a reading
+        // taken after e's increment. It holds one bucket, and through it its engine, per thread until the next call.
         var last = s_lastBucket;
         if (last is not null && last.Epoch == epoch && last.Milliseconds == dueMilliseconds && ReferenceEquals(last.Engine, this))
         {
