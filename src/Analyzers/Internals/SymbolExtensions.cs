@@ -41,6 +41,30 @@ internal static class SymbolExtensions
         return false;
     }
 
+    /// <summary>
+    /// True when <paramref name="type"/> implements the interface <paramref name="name"/> of the namespace
+    /// <paramref name="containingNamespace"/>, or an interface of that name the compilation cannot resolve (by name, for an
+    /// interface of a package the compilation may not reference; an unresolved first base-list entry stands as the base
+    /// type, whether it names a class or an interface).
+    /// </summary>
+    public static bool ImplementsNamed(this INamedTypeSymbol type, string name, string containingNamespace)
+    {
+        if (type.BaseType is { TypeKind: TypeKind.Error } unresolved && unresolved.Name == name)
+        {
+            return true;
+        }
+
+        foreach (var contract in type.AllInterfaces)
+        {
+            if (contract.Name == name && (contract.TypeKind == TypeKind.Error || contract.ContainingNamespace?.ToDisplayString() == containingNamespace))
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
     /// <summary>True when <paramref name="type"/> is <paramref name="known"/> or derives from it.</summary>
     public static bool IsOrInheritsFrom(this ITypeSymbol type, INamedTypeSymbol? known) => type.Is(known) || type.InheritsFrom(known);
 

@@ -242,24 +242,11 @@ internal static class ColdContext
     /// </summary>
     private static string? ConfigurationProviderReason(INamedTypeSymbol type)
     {
-        // An unresolved first base-list entry stands as the base type, whether it names a class or an interface.
         const string Namespace = "Microsoft.Extensions.Configuration";
-        if (type.InheritsFromNamed("ConfigurationProvider", Namespace, orUnresolved: true) ||
-            type.BaseType is { TypeKind: TypeKind.Error, Name: "IConfigurationProvider" or "IConfigurationSource" })
-        {
-            return $"configuration provider: {type.Name}";
-        }
-
-        foreach (var contract in type.AllInterfaces)
-        {
-            if (contract.Name is "IConfigurationProvider" or "IConfigurationSource" &&
-                (contract.TypeKind == TypeKind.Error || contract.ContainingNamespace?.ToDisplayString() == Namespace))
-            {
-                return $"configuration provider: {type.Name}";
-            }
-        }
-
-        return null;
+        return type.InheritsFromNamed("ConfigurationProvider", Namespace, orUnresolved: true) ||
+               type.ImplementsNamed("IConfigurationProvider", Namespace) || type.ImplementsNamed("IConfigurationSource", Namespace)
+            ? $"configuration provider: {type.Name}"
+            : null;
     }
 
     /// <summary>
@@ -268,25 +255,11 @@ internal static class ColdContext
     /// few seconds, a custom check every 30 s), never per operation, so the timeout it arms per run paces with the probe.
     /// Matched by name, so it holds with those packages unresolved.
     /// </summary>
-    private static string? HealthCheckReason(INamedTypeSymbol type)
-    {
-        if (type.InheritsFromNamed("CustomCheck", "NServiceBus.CustomChecks", orUnresolved: true) ||
-            type.BaseType is { TypeKind: TypeKind.Error, Name: "IHealthCheck" })
-        {
-            return $"health check, run once per probe: {type.Name}";
-        }
-
-        foreach (var contract in type.AllInterfaces)
-        {
-            if (contract.Name == "IHealthCheck" &&
-                (contract.TypeKind == TypeKind.Error || contract.ContainingNamespace?.ToDisplayString() == "Microsoft.Extensions.Diagnostics.HealthChecks"))
-            {
-                return $"health check, run once per probe: {type.Name}";
-            }
-        }
-
-        return null;
-    }
+    private static string? HealthCheckReason(INamedTypeSymbol type) =>
+        type.InheritsFromNamed("CustomCheck", "NServiceBus.CustomChecks", orUnresolved: true) ||
+        type.ImplementsNamed("IHealthCheck", "Microsoft.Extensions.Diagnostics.HealthChecks")
+            ? $"health check, run once per probe: {type.Name}"
+            : null;
 
     /// <summary>
     /// The type is one asynchronous operation by contract: it implements <c>System.IAsyncResult</c> (the APM pattern: one
