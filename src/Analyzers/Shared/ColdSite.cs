@@ -165,23 +165,19 @@ internal static class ColdSite
         }
 
         var words = ColdContext.Words(name);
-        var last = ColdContext.LastWordIndex(words);
-        return last >= 0 && (s_connectionStepWords.Contains(words[0]) || s_connectionStepWords.Contains(words[last]) || IsTlsHandshake(words) ||
-            ColdContext.NamesLifecyclePhase(words)) ? name : null;
+        return StartsOrEndsWith(words, s_connectionStepWords) || IsTlsHandshake(words) || ColdContext.NamesLifecyclePhase(words) ? name : null;
     }
 
     // The call that `tokenRead` is an argument of signs in (s_signInStepWords first or last in its name). It counts only
     // beside a connect bounded by the same source: `bound` stays null without one.
-    private static bool IsSignInCall(SyntaxNode tokenRead)
-    {
-        if (CalledName(tokenRead) is not { } name)
-        {
-            return false;
-        }
+    private static bool IsSignInCall(SyntaxNode tokenRead) =>
+        CalledName(tokenRead) is { } name && StartsOrEndsWith(ColdContext.Words(name), s_signInStepWords);
 
-        var words = ColdContext.Words(name);
+    // The first word of a name, or its last before the suffixes (Async, Core, ...), is one of `step`.
+    private static bool StartsOrEndsWith(List<string> words, ImmutableHashSet<string> step)
+    {
         var last = ColdContext.LastWordIndex(words);
-        return last >= 0 && (s_signInStepWords.Contains(words[0]) || s_signInStepWords.Contains(words[last]));
+        return last >= 0 && (step.Contains(words[0]) || step.Contains(words[last]));
     }
 
     // The name of the method called with `tokenRead` as an argument (`ConnectAsync` in `client.ConnectAsync(uri, cts.Token)`), or null.
