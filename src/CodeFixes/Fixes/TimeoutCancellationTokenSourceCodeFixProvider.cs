@@ -104,8 +104,9 @@ public sealed class TimeoutCancellationTokenSourceCodeFixProvider : CoarseTimers
         /// </summary>
         private IReadOnlyList<DocumentEdit>? RewriteStorage(StorageAnalysis storage)
         {
+            var symbols = _symbols;
             if (!storage.AssignedValues.Any(v => !v.IsKind(SyntaxKind.NullLiteralExpression)) ||
-                !storage.UsedOnlyThrough(static _ => true, static type => type is { TypeKind: TypeKind.Interface }, _symbols, _model, _cancellationToken))
+                !storage.UsedOnlyThrough(member => CoarseTypeDeclares(member, symbols), static type => type is { TypeKind: TypeKind.Interface }, _symbols, _model, _cancellationToken))
             {
                 return null;
             }
@@ -141,6 +142,16 @@ public sealed class TimeoutCancellationTokenSourceCodeFixProvider : CoarseTimers
 
             return edits;
         }
+
+        /// <summary>
+        /// A member the coarse source replaces (the non-virtual <c>CancelAfter</c> and <c>TryReset</c>) binds to the coarse
+        /// source's own only where the runtime the project references declares it: its netstandard2.0 build, which a
+        /// net6.0 or net7.0 project gets, has no <c>TryReset</c>, so <c>cts.TryReset()</c> would still call the BCL's and
+        /// leave the coarse timeout armed. Every other member behaves the same on either type.
+        /// </summary>
+        private static bool CoarseTypeDeclares(ISymbol member, KnownSymbols symbols) =>
+            member is not IMethodSymbol { Name: "CancelAfter" or "TryReset" } method || !method.ContainingType.Is(symbols.CancellationTokenSource) ||
+            symbols.CoarseCancellationTokenSource?.GetMembers(method.Name).IsEmpty == false;
 
         /// <summary>
         /// <c>CancellationTokenSource.CreateLinkedTokenSource</c> with an overload the coarse source also declares (tokens

@@ -33,7 +33,7 @@ internal static class TimeoutTokenRewrite
         // the shared one does.
         if (creation.ConsumerSkippingConversions() is IPropertyReferenceOperation { Property.Name: nameof(System.Threading.CancellationTokenSource.Token) } token &&
             token.Property.ContainingType.Is(symbols.CancellationTokenSource) &&
-            (IsPassedByValue(token.Syntax) || IsKeptOnlyToPass(token, model, cancellationToken) || TimerLifetime.TokenReturned(creation)))
+            (IsPassedAsToken(token.Syntax, model, symbols, cancellationToken) || IsKeptOnlyToPass(token, model, symbols, cancellationToken) || TimerLifetime.TokenReturned(creation)))
         {
             return new[] { new DocumentEdit(token.Syntax, current => After(arguments, model, syntax.SpanStart).WithTriviaFrom(current)) };
         }
@@ -67,6 +67,14 @@ internal static class TimeoutTokenRewrite
             return null;
         }
 
+        // A Dispose() that may run before a token read makes that read throw ObjectDisposedException; the shared token
+        // would not. Each must follow every read in the text, and not sit in a loop that runs the reads again.
+        var tokenReads = storage.References.Where(reference => !IsDispose(reference.Parent)).ToList();
+        if (disposeCalls.Any(call => tokenReads.Any(read => read.SpanStart > call.SpanStart) || InLoopOutside(call, scope)))
+        {
+            return null;
+        }
+
         var disposedByUsing = scope is UsingStatementSyntax || declaration.Parent is LocalDeclarationStatementSyntax { UsingKeyword.RawKind: not (int)SyntaxKind.None };
         var disposed = disposedByUsing || disposeCalls.Count > 0;
         var edits = new List<DocumentEdit>();
@@ -75,7 +83,7 @@ internal static class TimeoutTokenRewrite
         {
             switch (reference.Parent)
             {
-                case MemberAccessExpressionSyntax { Name.Identifier.ValueText: nameof(System.Threading.CancellationTokenSource.Token) } access when access.Expression == reference && IsPassedByValue(access) &&
+                case MemberAccessExpressionSyntax { Name.Identifier.ValueText: nameof(System.Threading.CancellationTokenSource.Token) } access when access.Expression == reference && IsPassedAsToken(access, model, symbols, cancellationToken) &&
                     (!disposed || IsPassedToAwaitedFrameworkCall(access, scope, model, symbols, cancellationToken) ||
                      (disposedByUsing && disposeCalls.Count == 0 && IsLinkedIntoSourceDisposedFirst(access, scope, model, symbols, cancellationToken))):
                     edits.Add(new DocumentEdit(access, current => SyntaxFactory.IdentifierName(tokenName).WithTriviaFrom(current)));
@@ -204,14 +212,17 @@ internal static class TimeoutTokenRewrite
     /// <c>default</c>. A token compared with another (<c>e.CancellationToken == readTimeout</c>) or stored would tell two
     /// shared tokens of one bucket apart no more (docs/rules/CT0002.md), so such a site keeps its diagnostic and no fix.
     /// </summary>
-    private static bool IsKeptOnlyToPass(IOperation tokenRead, SemanticModel model, CancellationToken cancellationToken)
+    private static bool IsKeptOnlyToPass(IOperation tokenRead, SemanticModel model, KnownSymbols symbols, CancellationToken cancellationToken)
     {
         if (TimerLifetime.KeptTokenVariable(tokenRead) is not { } kept || tokenRead.Syntax.FirstAncestorOrSelf<MemberDeclarationSyntax>() is not { } member)
         {
             return false;
         }
 
-        foreach (var identifier in member.DescendantNodes().OfType<IdentifierNameSyntax>())
+        // Top-level statements are one member spread over many global statements (and the local functions among them).
+        SyntaxNode scope = member is GlobalStatementSyntax { Parent: CompilationUnitSyntax program } ? program : member;
+
+        foreach (var identifier in scope.DescendantNodes().OfType<IdentifierNameSyntax>())
         {
             if (identifier.Identifier.ValueText != kept.Name ||
                 !SymbolEqualityComparer.Default.Equals(model.GetSymbolInfo(identifier, cancellationToken).Symbol, kept))
@@ -220,7 +231,7 @@ internal static class TimeoutTokenRewrite
             }
 
             var written = identifier.Parent is AssignmentExpressionSyntax { RawKind: (int)SyntaxKind.SimpleAssignmentExpression } assignment && assignment.Left == identifier;
-            if (!written && !IsPassedByValue(identifier) && !IsComparedWithNone(identifier))
+            if (!written && !IsPassedAsToken(identifier, model, symbols, cancellationToken) && !IsComparedWithNone(identifier))
             {
                 return false;
             }
@@ -242,9 +253,52 @@ internal static class TimeoutTokenRewrite
                other is MemberAccessExpressionSyntax { Name.Identifier.ValueText: nameof(CancellationToken.None) };
     }
 
-    /// <summary>A token value handed to a method or constructor (not by reference, not compared, not stored by us).</summary>
-    private static bool IsPassedByValue(SyntaxNode tokenRead) =>
-        tokenRead.Parent is ArgumentSyntax { RefKindKeyword.RawKind: (int)SyntaxKind.None, Parent: ArgumentListSyntax { Parent: InvocationExpressionSyntax or BaseObjectCreationExpressionSyntax } };
+    /// <summary>
+    /// A token value handed by value to a method or constructor parameter declared as a <c>CancellationToken</c> (or a
+    /// <c>params</c> collection of them), where it is used to cancel. A parameter of another declared type (<c>object</c>,
+    /// a type parameter: <c>Equals(token, other)</c>, <c>EqualityComparer&lt;T&gt;.Equals</c>, <c>HashSet&lt;T&gt;.Add</c>,
+    /// <c>list.Add</c>) compares or keeps the token, which would tell two shared tokens of one bucket apart no more.
+    /// </summary>
+    private static bool IsPassedAsToken(SyntaxNode tokenRead, SemanticModel model, KnownSymbols symbols, CancellationToken cancellationToken)
+    {
+        if (tokenRead.Parent is not ArgumentSyntax { RefKindKeyword.RawKind: (int)SyntaxKind.None } argument ||
+            argument.Parent is not ArgumentListSyntax { Parent: InvocationExpressionSyntax or BaseObjectCreationExpressionSyntax } list ||
+            model.GetSymbolInfo(list.Parent!, cancellationToken).Symbol is not IMethodSymbol method)
+        {
+            return false;
+        }
+
+        var parameters = method.OriginalDefinition.Parameters;
+        var index = list.Arguments.IndexOf(argument);
+        var parameter = argument.NameColon is { } name ? parameters.FirstOrDefault(p => p.Name == name.Name.Identifier.ValueText) :
+            index < parameters.Length ? parameters[index] :
+            parameters.Length > 0 && parameters[parameters.Length - 1].IsParams ? parameters[parameters.Length - 1] : null;
+        return parameter?.Type switch
+        {
+            null => false,
+            var type when type.Is(symbols.CancellationToken) => true,
+            IArrayTypeSymbol { ElementType: var element } when parameter.IsParams => element.Is(symbols.CancellationToken),
+            INamedTypeSymbol { TypeArguments.Length: 1 } span when parameter.IsParams => span.TypeArguments[0].Is(symbols.CancellationToken),
+            _ => false,
+        };
+    }
+
+    /// <summary><paramref name="node"/> sits in a loop of its function that does not also hold <paramref name="scope"/>: it may run again after it.</summary>
+    private static bool InLoopOutside(SyntaxNode node, SyntaxNode scope)
+    {
+        for (var parent = node.Parent; parent is not null && parent != scope.Parent; parent = parent.Parent)
+        {
+            switch (parent)
+            {
+                case AnonymousFunctionExpressionSyntax or LocalFunctionStatementSyntax or MemberDeclarationSyntax:
+                    return false;
+                case WhileStatementSyntax or DoStatementSyntax or ForStatementSyntax or CommonForEachStatementSyntax when !parent.Span.Contains(scope.Span):
+                    return true;
+            }
+        }
+
+        return false;
+    }
 
     private static InvocationExpressionSyntax After(ArgumentListSyntax arguments, SemanticModel model, int position) =>
         SyntaxFactory.InvocationExpression(

@@ -8,6 +8,7 @@ using CoarseTimers.Analyzers.Shared;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CodeActions;
 using Microsoft.CodeAnalysis.CodeFixes;
+using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.Editing;
 using Microsoft.CodeAnalysis.Formatting;
 using Microsoft.CodeAnalysis.Simplification;
@@ -119,7 +120,7 @@ public abstract class CoarseTimersCodeFixProvider : CodeFixProvider
             }
             else
             {
-                editor.RemoveNode(edit.Node);
+                RemoveKeepingComments(editor, edit.Node);
             }
         }
 
@@ -131,6 +132,26 @@ public abstract class CoarseTimersCodeFixProvider : CodeFixProvider
         changed = await SafeImports.AddAsync(changed, cancellationToken).ConfigureAwait(false);
         changed = await Simplifier.ReduceAsync(changed, Simplifier.Annotation, cancellationToken: cancellationToken).ConfigureAwait(false);
         return await Formatter.FormatAsync(changed, Formatter.Annotation, cancellationToken: cancellationToken).ConfigureAwait(false);
+    }
+
+    /// <summary>
+    /// Removes a statement; a comment on it (the lines above, or after it on its line) says something the user wrote, so
+    /// it stays, the trailing one on a line of its own at the statement's indentation.
+    /// </summary>
+    private static void RemoveKeepingComments(SyntaxEditor editor, SyntaxNode statement)
+    {
+        var trailing = statement.GetTrailingTrivia();
+        if (!statement.GetLeadingTrivia().Concat(trailing).Any(IsComment))
+        {
+            editor.RemoveNode(statement);
+            return;
+        }
+
+        var trimmed = SyntaxFactory.TriviaList(trailing.Where((trivia, i) => !(trivia.IsKind(SyntaxKind.WhitespaceTrivia) && i + 1 < trailing.Count && IsComment(trailing[i + 1]))));
+        editor.ReplaceNode(statement, (current, _) => current.WithTrailingTrivia(trimmed));
+        editor.RemoveNode(statement, SyntaxRemoveOptions.KeepExteriorTrivia | SyntaxRemoveOptions.KeepUnbalancedDirectives);
+
+        static bool IsComment(SyntaxTrivia trivia) => trivia.IsKind(SyntaxKind.SingleLineCommentTrivia) || trivia.IsKind(SyntaxKind.MultiLineCommentTrivia);
     }
 
     /// <summary>Fix All for every scope: each document's diagnostics are applied in one pass (see <see cref="DocumentEdit"/>).</summary>

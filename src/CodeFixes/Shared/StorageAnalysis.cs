@@ -75,7 +75,8 @@ internal sealed class StorageAnalysis
 
                 scope = TypeScope(field.ContainingType, model, cancellationToken);
                 break;
-            case IPropertySymbol { DeclaredAccessibility: Accessibility.Private } property:
+            // An explicit interface implementation is private too, but its type is the interface's: it cannot be retyped.
+            case IPropertySymbol { DeclaredAccessibility: Accessibility.Private, ExplicitInterfaceImplementations.IsEmpty: true } property:
                 if (property.DeclaringSyntaxReferences.FirstOrDefault()?.GetSyntax(cancellationToken) is not PropertyDeclarationSyntax propertyDeclaration ||
                     propertyDeclaration.SyntaxTree != model.SyntaxTree || propertyDeclaration.AccessorList is null ||
                     propertyDeclaration.AccessorList.Accessors.Any(a => a.Body is not null || a.ExpressionBody is not null))

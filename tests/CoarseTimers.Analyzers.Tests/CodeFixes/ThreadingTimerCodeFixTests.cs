@@ -85,6 +85,22 @@ public partial class ThreadingTimerTests
         """);
 
     [Fact]
+    public Task An_explicit_interface_property_is_not_retyped() => Verify.VerifyNotOfferedAsync(
+        """
+        using System.Threading;
+
+        interface ITimerHolder
+        {
+            Timer Timer { get; }
+        }
+
+        class Holder : ITimerHolder
+        {
+            Timer ITimerHolder.Timer { get; } = {|CT0003:new Timer(_ => { }, null, 100, Timeout.Infinite)|};
+        }
+        """);
+
+    [Fact]
     public Task Private_field_assigned_in_a_method_changes_type() => Verify.VerifyAsync(
         """
         using System.Threading;

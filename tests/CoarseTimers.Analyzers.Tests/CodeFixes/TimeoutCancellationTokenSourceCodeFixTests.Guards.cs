@@ -1,0 +1,350 @@
+using System.Threading.Tasks;
+using Xunit;
+using Verify = CoarseTimers.Analyzers.Tests.CodeFixes.FixTest<
+    CoarseTimers.Analyzers.Rules.TimeoutCancellationTokenSourceAnalyzer,
+    CoarseTimers.CodeFixes.Fixes.TimeoutCancellationTokenSourceCodeFixProvider>;
+
+namespace CoarseTimers.Analyzers.Tests.Rules;
+
+/// <summary>
+/// Shapes where a rewrite would compile differently or behave differently, found by trying the fixes on code written to
+/// break them: each is left alone, or gets the replacement that keeps its behaviour.
+/// </summary>
+public partial class TimeoutCancellationTokenSourceTests
+{
+    [Fact]
+    public Task An_explicit_interface_property_is_not_retyped() => Verify.VerifyNotOfferedAsync(
+        """
+        using System.Threading;
+
+        interface IHolder
+        {
+            CancellationTokenSource Source { get; set; }
+        }
+
+        class Holder : IHolder
+        {
+            CancellationTokenSource IHolder.Source { get; set; } = {|CT0002:new CancellationTokenSource(100)|};
+        }
+        """);
+
+    [Theory]
+    [InlineData("return Equals(first, second);")]
+    [InlineData("return EqualityComparer<CancellationToken>.Default.Equals(first, second);")]
+    [InlineData("return new HashSet<CancellationToken> { first }.Add(second);")]
+    [InlineData("return Same(first, second);")]
+    public Task A_kept_token_compared_or_stored_through_a_call_keeps_its_source(string comparison) => Verify.VerifyNotOfferedAsync(
+        $$"""
+        using System.Collections.Generic;
+        using System.Threading;
+
+        class C
+        {
+            static bool Same<T>(T a, T b) => EqualityComparer<T>.Default.Equals(a, b);
+
+            bool M()
+            {
+                var first = {|CT0002:new CancellationTokenSource(100)|}.Token;
+                var second = {|CT0002:new CancellationTokenSource(100)|}.Token;
+                {{comparison}}
+            }
+        }
+        """);
+
+    [Fact]
+    public Task A_token_handed_to_token_parameters_one_by_one_or_as_params_is_still_rewritten() => Verify.VerifyAsync(
+        """
+        using System.Threading;
+
+        class C
+        {
+            static void Wait(CancellationToken token) => token.WaitHandle.WaitOne(0);
+
+            void M(CancellationToken outer)
+            {
+                var timeout = {|CT0002:new CancellationTokenSource(100)|}.Token;
+                Wait(timeout);
+                Wait(token: timeout);
+                using var linked = CancellationTokenSource.CreateLinkedTokenSource(outer, timeout, outer);
+                Wait(linked.Token);
+            }
+        }
+        """,
+        """
+        using System.Threading;
+        using CoarseTimers;
+
+        class C
+        {
+            static void Wait(CancellationToken token) => token.WaitHandle.WaitOne(0);
+
+            void M(CancellationToken outer)
+            {
+                var timeout = CoarseTimeout.After(100);
+                Wait(timeout);
+                Wait(token: timeout);
+                using var linked = CancellationTokenSource.CreateLinkedTokenSource(outer, timeout, outer);
+                Wait(linked.Token);
+            }
+        }
+        """);
+
+    [Fact]
+    public Task A_source_whose_token_goes_to_a_generic_parameter_becomes_a_coarse_source() => Verify.VerifyAsync(
+        """
+        using System.Collections.Generic;
+        using System.Threading;
+
+        class C
+        {
+            readonly List<CancellationToken> _seen = new();
+
+            void M()
+            {
+                using var cts = {|CT0002:new CancellationTokenSource(100)|};
+                _seen.Add(cts.Token);
+            }
+        }
+        """,
+        """
+        using System.Collections.Generic;
+        using System.Threading;
+        using CoarseTimers;
+
+        class C
+        {
+            readonly List<CancellationToken> _seen = new();
+
+            void M()
+            {
+                using var cts = new CoarseCancellationTokenSource(100);
+                _seen.Add(cts.Token);
+            }
+        }
+        """);
+
+    [Fact]
+    public async Task Tokens_compared_in_a_later_top_level_statement_keep_their_sources()
+    {
+        var source = """
+            using System;
+            using System.Threading;
+
+            var token = {|CT0002:new CancellationTokenSource(1000)|}.Token;
+            var other = {|CT0002:new CancellationTokenSource(1000)|}.Token;
+            Console.WriteLine(token == other);
+            """;
+        var test = Verify.Create(source, source);
+        test.TestState.OutputKind = Microsoft.CodeAnalysis.OutputKind.ConsoleApplication;
+        await test.RunAsync();
+    }
+
+    [Fact]
+    public async Task A_top_level_token_only_passed_on_is_rewritten()
+    {
+        var test = Verify.Create(
+            """
+            using System.Threading;
+
+            var token = {|CT0002:new CancellationTokenSource(1000)|}.Token;
+            Wait(token);
+
+            static void Wait(CancellationToken token) => token.WaitHandle.WaitOne(0);
+            """,
+            """
+            using System.Threading;
+            using CoarseTimers;
+
+            var token = CoarseTimeout.After(1000);
+            Wait(token);
+
+            static void Wait(CancellationToken token) => token.WaitHandle.WaitOne(0);
+            """);
+        test.TestState.OutputKind = Microsoft.CodeAnalysis.OutputKind.ConsoleApplication;
+        await test.RunAsync();
+    }
+
+    [Fact]
+    public Task A_source_disposed_before_its_token_is_read_keeps_a_source_that_throws() => Verify.VerifyAsync(
+        """
+        using System.IO;
+        using System.Threading;
+        using System.Threading.Tasks;
+
+        class C
+        {
+            async Task M(Stream stream, byte[] buffer)
+            {
+                var cts = {|CT0002:new CancellationTokenSource(100)|};
+                cts.Dispose();
+                await stream.ReadAsync(buffer, 0, 1, cts.Token);
+            }
+        }
+        """,
+        """
+        using System.IO;
+        using System.Threading;
+        using System.Threading.Tasks;
+        using CoarseTimers;
+
+        class C
+        {
+            async Task M(Stream stream, byte[] buffer)
+            {
+                var cts = new CoarseCancellationTokenSource(100);
+                cts.Dispose();
+                await stream.ReadAsync(buffer, 0, 1, cts.Token);
+            }
+        }
+        """);
+
+    [Fact]
+    public Task A_source_disposed_in_a_loop_that_reads_its_token_again_keeps_a_source_that_throws() => Verify.VerifyAsync(
+        """
+        using System.IO;
+        using System.Threading;
+        using System.Threading.Tasks;
+
+        class C
+        {
+            async Task M(Stream stream, byte[] buffer)
+            {
+                var cts = {|CT0002:new CancellationTokenSource(100)|};
+                for (var i = 0; i < 2; i++)
+                {
+                    await stream.ReadAsync(buffer, 0, 1, cts.Token);
+                    cts.Dispose();
+                }
+            }
+        }
+        """,
+        """
+        using System.IO;
+        using System.Threading;
+        using System.Threading.Tasks;
+        using CoarseTimers;
+
+        class C
+        {
+            async Task M(Stream stream, byte[] buffer)
+            {
+                var cts = new CoarseCancellationTokenSource(100);
+                for (var i = 0; i < 2; i++)
+                {
+                    await stream.ReadAsync(buffer, 0, 1, cts.Token);
+                    cts.Dispose();
+                }
+            }
+        }
+        """);
+
+    [Fact]
+    public Task A_source_created_and_disposed_in_each_turn_of_a_loop_becomes_a_shared_timeout_token() => Verify.VerifyAsync(
+        """
+        using System.IO;
+        using System.Threading;
+        using System.Threading.Tasks;
+
+        class C
+        {
+            async Task M(Stream stream, byte[] buffer)
+            {
+                for (var i = 0; i < 2; i++)
+                {
+                    var cts = {|CT0002:new CancellationTokenSource(100)|};
+                    await stream.ReadAsync(buffer, 0, 1, cts.Token);
+                    cts.Dispose();
+                }
+            }
+        }
+        """,
+        """
+        using System.IO;
+        using System.Threading;
+        using System.Threading.Tasks;
+        using CoarseTimers;
+
+        class C
+        {
+            async Task M(Stream stream, byte[] buffer)
+            {
+                for (var i = 0; i < 2; i++)
+                {
+                    var ctsToken = CoarseTimeout.After(100);
+                    await stream.ReadAsync(buffer, 0, 1, ctsToken);
+                }
+            }
+        }
+        """);
+
+    /// <summary>
+    /// The runtime's netstandard2.0 build, which net6.0 and net7.0 projects get, has no <c>TryReset</c> of its own: the
+    /// call would bind to the BCL's and leave the coarse timeout armed. A stand-in runtime without it shows that case.
+    /// </summary>
+    [Fact]
+    public async Task A_source_reset_with_try_reset_is_not_rewritten_where_the_runtime_lacks_its_own_try_reset()
+    {
+        const string RuntimeWithoutTryReset = """
+            namespace CoarseTimers
+            {
+                public class CoarseCancellationTokenSource : System.Threading.CancellationTokenSource
+                {
+                    public CoarseCancellationTokenSource() { }
+                    public CoarseCancellationTokenSource(int millisecondsDelay) { }
+                    public new void CancelAfter(int millisecondsDelay) { }
+                }
+            }
+            """;
+        const string Source = """
+            using System.Threading;
+
+            class C
+            {
+                bool M()
+                {
+                    var cts = new CancellationTokenSource();
+                    {|CT0002:cts.CancelAfter(50)|};
+                    return cts.TryReset();
+                }
+            }
+            """;
+        var test = Verify.Create(Source, Source, referenceRuntime: false);
+        test.TestState.Sources.Add(("Runtime.cs", RuntimeWithoutTryReset));
+        test.FixedState.Sources.Add(("Runtime.cs", RuntimeWithoutTryReset));
+        await test.RunAsync();
+    }
+
+    [Fact]
+    public Task The_comments_of_a_removed_arming_statement_stay() => Verify.VerifyAsync(
+        """
+        using System.Threading;
+        using System.Threading.Tasks;
+
+        class C
+        {
+            async Task M(CancellationToken token)
+            {
+                using var cts = CancellationTokenSource.CreateLinkedTokenSource(token);
+                // The peer answers within 100 ms or never.
+                {|CT0002:cts.CancelAfter(100)|}; // 100 ms
+                await Task.Delay(1, cts.Token);
+            }
+        }
+        """,
+        """
+        using System.Threading;
+        using System.Threading.Tasks;
+        using CoarseTimers;
+
+        class C
+        {
+            async Task M(CancellationToken token)
+            {
+                using var cts = CoarseTimeout.CreateLinkedTokenSource(token, 100);
+                // The peer answers within 100 ms or never.
+                // 100 ms
+                await Task.Delay(1, cts.Token);
+            }
+        }
+        """);
+}
