@@ -12,7 +12,8 @@ namespace CoarseTimers.Analyzers.Rules;
 /// CT0004: <c>SpinWait.SpinUntil</c> whose wait is long-running: (a) a constant timeout of at least
 /// <c>spin_long_wait_ms</c>; (b) a predicate that reads a clock; (c) a predicate that blocks or does I/O; (d) a predicate
 /// method or local function (in the same file) that does (b) or (c); (e) a call on a hot path (rules 1, 2, 4, 5); (f) a
-/// configured timeout (a field, property or parameter). In test code and cold contexts (<see cref="ColdContext"/>) only (e)
+/// configured timeout (a field, property or parameter). In test code, cold contexts (<see cref="ColdContext"/>) and members only
+/// cold code calls (<see cref="ColdCallers"/>) only (e)
 /// applies.
 /// A predicate that only reads fields, with no timeout and outside hot paths, is not flagged.
 /// </summary>
@@ -41,9 +42,10 @@ public sealed class SpinUntilAnalyzer : CoarseTimersAnalyzer
         }
 
         var settings = rule.Settings(invocation.Syntax.SyntaxTree);
-        // Test code and cold contexts (start-up, dispose, shutdown, catch blocks) wait rarely: only (e) speaks there,
-        // and only when declared hot or scope = all.
-        var rare = symbols.IsColdProject(settings) || ColdContext.SiteReason(invocation, context.ContainingSymbol) is not null;
+        // Test code and cold contexts (start-up, dispose, shutdown, catch blocks), and members only they call, wait
+        // rarely: only (e) speaks there, and only when declared hot or scope = all.
+        var rare = symbols.IsColdProject(settings) || ColdContext.SiteReason(invocation, context.ContainingSymbol) is not null ||
+                   CalledOnlyFromColdCode(invocation, context.ContainingSymbol, symbols, context.CancellationToken);
         var signal = rare
             ? HotPathSignal(invocation, context.ContainingSymbol, symbols, settings, context.CancellationToken)
             : LongTimeoutSignal(invocation, symbols, settings)
@@ -53,6 +55,23 @@ public sealed class SpinUntilAnalyzer : CoarseTimersAnalyzer
         {
             context.ReportDiagnostic(Diagnostic.Create(RuleDescriptors.SpinUntil, invocation.Syntax.GetLocation(), BaselineMember.Properties(context.ContainingSymbol), signal));
         }
+    }
+
+    /// <summary>
+    /// Every caller of the member is cold (<see cref="ColdCallers"/>): a helper that only <c>Dispose</c> calls waits as
+    /// rarely as <c>Dispose</c> itself. Not for a spin in a lambda, which may run later, wherever it was created.
+    /// </summary>
+    private static bool CalledOnlyFromColdCode(IOperation invocation, ISymbol containingSymbol, KnownSymbols symbols, System.Threading.CancellationToken cancellationToken)
+    {
+        for (var parent = invocation.Parent; parent is not null; parent = parent.Parent)
+        {
+            if (parent is IAnonymousFunctionOperation or ILocalFunctionOperation)
+            {
+                return false;
+            }
+        }
+
+        return containingSymbol is IMethodSymbol method && symbols.Callers.Reason(method, cancellationToken) is not null;
     }
 
     /// <summary>The rule's call, for the analyzer and the code fix alike: <c>SpinWait.SpinUntil</c>, every overload.</summary>

@@ -259,7 +259,7 @@ internal sealed class ColdCallers
             return null;
         }
 
-        if (callerMethod.MethodKind == MethodKind.StaticConstructor || SymbolEqualityComparer.Default.Equals(callerMethod, _symbols.EntryPoint))
+        if (_symbols.RunsOnce(callerMethod))
         {
             return $"only called from {callerMethod.ContainingType.Name}.{callerMethod.Name}, which runs once";
         }

@@ -145,7 +145,9 @@ internal static class ColdContext
         {
             if (symbol is INamedTypeSymbol type)
             {
-                if ((ContainerReason(type.Name, type.Name) ?? SetUpTypeReason(type.Name) ?? ConfigurationProviderReason(type) ?? HealthCheckReason(type)) is { } reason)
+                // A controller or hub serves requests whatever its name says (a `ConnectController` issues tokens per request).
+                if (((HotPathModel.IsPerRequestType(type) ? null : ContainerReason(type.Name, type.Name)) ?? SetUpTypeReason(type.Name) ??
+                     ConfigurationProviderReason(type) ?? HealthCheckReason(type)) is { } reason)
                 {
                     return reason;
                 }
@@ -213,6 +215,7 @@ internal static class ColdContext
             {
                 return $"{rare}: {method.Name}";
             }
+
         }
 
         return LifecycleParameter(method) is { } parameterType ? $"lifecycle: takes a {parameterType}" : null;
@@ -226,6 +229,12 @@ internal static class ColdContext
     private static bool IsPerUseOpen(IMethodSymbol method)
     {
         var words = Words(method.Name);
+        if (words.Contains("Connect"))
+        {
+            // EnsureConnectAsync: a guard before each operation, which connects only when it must.
+            return words[0] == "Ensure";
+        }
+
         if (!words.Contains("Open"))
         {
             return false;
@@ -250,14 +259,16 @@ internal static class ColdContext
     }
 
     /// <summary>
-    /// The type is a health check (it implements <c>IHealthCheck</c>, Microsoft.Extensions.Diagnostics.HealthChecks, or
-    /// derives from NServiceBus' <c>CustomCheck</c>): the host runs it once per probe or check period (a liveness probe every
-    /// few seconds, a custom check every 30 s), never per operation, so the timeout it arms per run paces with the probe.
+    /// The type is a health check or a publisher of their results (it implements <c>IHealthCheck</c> or
+    /// <c>IHealthCheckPublisher</c>, Microsoft.Extensions.Diagnostics.HealthChecks, or derives from NServiceBus'
+    /// <c>CustomCheck</c>): the host runs it once per probe or check period (a liveness probe every few seconds, a custom
+    /// check or a publish every 30 s), never per operation, so the timeout it arms per run paces with the probe.
     /// Matched by name, so it holds with those packages unresolved.
     /// </summary>
     private static string? HealthCheckReason(INamedTypeSymbol type) =>
         type.InheritsFromNamed("CustomCheck", "NServiceBus.CustomChecks", orUnresolved: true) ||
-        type.ImplementsNamed("IHealthCheck", "Microsoft.Extensions.Diagnostics.HealthChecks")
+        type.ImplementsNamed("IHealthCheck", "Microsoft.Extensions.Diagnostics.HealthChecks") ||
+        type.ImplementsNamed("IHealthCheckPublisher", "Microsoft.Extensions.Diagnostics.HealthChecks")
             ? $"health check, run once per probe: {type.Name}"
             : null;
 
@@ -520,6 +531,12 @@ internal static class ColdContext
             if (word is "Probe" or "Probing")
             {
                 return "periodic probe";
+            }
+
+            if (word is "Revoked" or "Rebalance" or "Rebalanced" or "Rebalancing")
+            {
+                // A consumer group's partitions or a processor's leases moving between members: a rebalance, not an operation.
+                return "rebalance";
             }
 
             if (word is "Reload" or "Reloading")

@@ -426,8 +426,7 @@ internal static class HotPathModel
 
     /// <summary>The entry point and static constructors run once; lambdas and local functions inside them need not.</summary>
     private static bool RunsOnce(ISymbol containingSymbol, KnownSymbols symbols, bool insideFunction) =>
-        !insideFunction && containingSymbol is IMethodSymbol method &&
-        (method.MethodKind == MethodKind.StaticConstructor || SymbolEqualityComparer.Default.Equals(method, symbols.EntryPoint));
+        !insideFunction && containingSymbol is IMethodSymbol method && symbols.RunsOnce(method);
 
     private static bool IsPerItemBody(IAnonymousFunctionOperation function, KnownSymbols symbols)
     {

@@ -1,5 +1,6 @@
 using System.Collections.Immutable;
 using System.Linq;
+using CoarseTimers.Analyzers.Internals;
 using Microsoft.CodeAnalysis;
 
 namespace CoarseTimers.Analyzers.Shared;
@@ -122,6 +123,15 @@ internal sealed class KnownSymbols
 
     /// <summary>The program's entry point (Main or the top-level statements), which runs once.</summary>
     public IMethodSymbol? EntryPoint => _entryPoint.Value;
+
+    /// <summary>
+    /// The member runs once per process: a static constructor, the entry point, or a hosted service's
+    /// <c>ExecuteAsync</c> (an override in a type deriving from <c>BackgroundService</c>, Microsoft.Extensions.Hosting, by
+    /// name when unresolved), which the host calls once when it starts. What runs in a loop of it is judged by the loop.
+    /// </summary>
+    public bool RunsOnce(IMethodSymbol method) =>
+        method.MethodKind == MethodKind.StaticConstructor || SymbolEqualityComparer.Default.Equals(method, EntryPoint) ||
+        method is { Name: "ExecuteAsync", IsOverride: true, ContainingType: { } type } && type.InheritsFromNamed("BackgroundService", "Microsoft.Extensions.Hosting", orUnresolved: true);
 
     /// <summary>True when <paramref name="method"/> has a parameter of type <c>System.TimeProvider</c>.</summary>
     public bool TakesTimeProvider(IMethodSymbol method) =>

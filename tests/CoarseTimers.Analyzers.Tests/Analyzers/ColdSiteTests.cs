@@ -740,6 +740,146 @@ public partial class TimeoutCancellationTokenSourceTests
             Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 0));
 
     [Fact]
+    public Task Health_check_publishers_run_once_per_period() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Threading;
+            using System.Threading.Tasks;
+
+            namespace Microsoft.Extensions.Diagnostics.HealthChecks
+            {
+                public interface IHealthCheckPublisher { Task PublishAsync(object report, CancellationToken cancellationToken); }
+            }
+
+            namespace Service
+            {
+                class StatusPagePublisher : Microsoft.Extensions.Diagnostics.HealthChecks.IHealthCheckPublisher
+                {
+                    public async Task PublishAsync(object report, CancellationToken cancellationToken)
+                    {
+                        using var cts = new CancellationTokenSource(TimeSpan.FromSeconds(5));
+                        await Task.Delay(1, cts.Token);
+                    }
+                }
+
+                // A publisher of another kind (events per order) publishes per operation.
+                class OrderEventPublisher : Other.IHealthCheckPublisher
+                {
+                    public async Task PublishAsync(object order, TimeSpan timeout)
+                    {
+                        using var cts = {|#0:new CancellationTokenSource(timeout)|};
+                        await Task.Delay(1, cts.Token);
+                    }
+                }
+            }
+
+            namespace Other
+            {
+                interface IHealthCheckPublisher { }
+            }
+            """,
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 0));
+
+    [Fact]
+    public Task A_connect_step_is_cold_but_a_guard_before_each_operation_and_a_servers_connection_events_are_not() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Threading;
+            using System.Threading.Tasks;
+
+            class PresenceHub
+            {
+                async Task ConnectAsync(TimeSpan timeout) => await Task.Delay(1, new CancellationTokenSource(timeout).Token);
+
+                // Called before every send: it connects only when it must, but its timeout is armed each time.
+                async Task EnsureConnectAsync(TimeSpan timeout) => await Task.Delay(1, {|#0:new CancellationTokenSource(timeout)|}.Token);
+
+                // A server handles these once per client connection: per operation, as the corpus labels them.
+                public async Task OnDisconnectedAsync(TimeSpan timeout) => await Task.Delay(1, {|#1:new CancellationTokenSource(timeout)|}.Token);
+
+                public async Task SendAsync(TimeSpan timeout) => await EnsureConnectAsync(timeout);
+            }
+            """,
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 0),
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 1));
+
+    [Fact]
+    public Task A_controller_serves_requests_whatever_its_name_says() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Threading;
+            using System.Threading.Tasks;
+
+            namespace Microsoft.AspNetCore.Mvc
+            {
+                public abstract class ControllerBase { }
+            }
+
+            namespace Identity
+            {
+                // The token endpoint of /connect/token: one timeout per request.
+                class ConnectController : Microsoft.AspNetCore.Mvc.ControllerBase
+                {
+                    public async Task ExchangeAsync(TimeSpan timeout) => await Task.Delay(1, {|#0:new CancellationTokenSource(timeout)|}.Token);
+                }
+
+                // Not a controller: a type named for connecting is connection set-up.
+                class ConnectHandler
+                {
+                    public async Task RunAsync(TimeSpan timeout) => await Task.Delay(1, new CancellationTokenSource(timeout).Token);
+                }
+            }
+            """,
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 0));
+
+    [Fact]
+    public Task A_hosted_services_execute_runs_once_outside_its_loops() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Threading;
+            using System.Threading.Tasks;
+
+            namespace Microsoft.Extensions.Hosting
+            {
+                public abstract class BackgroundService { protected abstract Task ExecuteAsync(CancellationToken stoppingToken); }
+            }
+
+            namespace Worker
+            {
+                class Seeder : Microsoft.Extensions.Hosting.BackgroundService
+                {
+                    protected override async Task ExecuteAsync(CancellationToken stoppingToken)
+                    {
+                        using var cts = CancellationTokenSource.CreateLinkedTokenSource(stoppingToken);
+                        cts.CancelAfter(TimeSpan.FromMinutes(5));
+                        await WaitForBrokerAsync(TimeSpan.FromSeconds(30));
+                        foreach (var batch in new[] { 1, 2 })
+                        {
+                            await Task.Delay(1, {|#0:new CancellationTokenSource(100)|}.Token);
+                        }
+
+                        Func<Task> perMessage = async () => await Task.Delay(1, {|#1:new CancellationTokenSource(TimeSpan.FromSeconds(1))|}.Token);
+                        await perMessage();
+                    }
+
+                    // Called once, from ExecuteAsync, before its loop.
+                    async Task WaitForBrokerAsync(TimeSpan timeout) => await Task.Delay(1, new CancellationTokenSource(timeout).Token);
+                }
+
+                // Not a hosted service: an ExecuteAsync of a command runs per command.
+                abstract class Command { protected abstract Task ExecuteAsync(CancellationToken token); }
+
+                class SendCommand : Command
+                {
+                    protected override async Task ExecuteAsync(CancellationToken token) => await Task.Delay(1, {|#2:new CancellationTokenSource(TimeSpan.FromSeconds(1))|}.Token);
+                }
+            }
+            """,
+            Expected("new CancellationTokenSource(timeout)", "inside a loop", 0),
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 1),
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 2));
+
+    [Fact]
     public Task Configuration_providers_load_at_start_up_and_on_reload() =>
         Verify.VerifyAsync("""
             using System;

@@ -28,6 +28,8 @@ public partial class TimeoutCancellationTokenSourceTests
                 Task ReloadServiceEndpointsAsync() { using var cts = new CancellationTokenSource(2500); return Task.CompletedTask; }
                 void OnCertificateReloading() { using var cts = new CancellationTokenSource(2500); }
                 Task OnInitializedAsync() { using var cts = new CancellationTokenSource(1000); return Task.CompletedTask; }
+                void OnPartitionsRevoked(int[] partitions) { using var cts = new CancellationTokenSource(10000); }
+                Task OnRebalanceAsync() { using var cts = new CancellationTokenSource(10000); return Task.CompletedTask; }
             }
             """);
 
@@ -44,6 +46,7 @@ public partial class TimeoutCancellationTokenSourceTests
                 void CheckExpiry() { using var cts = {|#2:new CancellationTokenSource(2500)|}; }
                 void PayInstallment() { using var cts = {|#3:new CancellationTokenSource(2500)|}; }
                 void Preload() { using var cts = {|#5:new CancellationTokenSource(2500)|}; }
+                void Revoke(string token) { using var cts = {|#7:new CancellationTokenSource(2500)|}; }
 
                 // Per item of a sweep is still per item.
                 void DeleteExpiredPayloads(int[] items) { foreach (var item in items) { using var cts = {|#4:new CancellationTokenSource(2500)|}; } }
@@ -55,7 +58,8 @@ public partial class TimeoutCancellationTokenSourceTests
             Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 3),
             Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 4),
             Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 5),
-            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 6));
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 6),
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 7));
 
     [Fact]
     public Task Interactive_and_device_code_sign_ins_wait_on_a_person() =>

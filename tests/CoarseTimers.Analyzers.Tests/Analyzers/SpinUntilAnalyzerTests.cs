@@ -52,6 +52,29 @@ public partial class SpinUntilTests
         Verify.VerifyAsync(Wrap("SpinWait.SpinUntil(() => _ready, 100); SpinWait.SpinUntil(() => _ready, _timeout);").Replace("void M()", $"void {name}()"));
 
     [Fact]
+    public Task Long_waits_in_helpers_only_cold_code_calls_are_cold() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Threading;
+
+            class Batcher : IDisposable
+            {
+                private int _pending;
+
+                // Called only from Dispose: it waits as rarely as Dispose does.
+                void FlushAndWait() => SpinWait.SpinUntil(() => Volatile.Read(ref _pending) == 0, TimeSpan.FromSeconds(2));
+
+                // Called per item as well: the long wait speaks.
+                void WaitForRoom() => {|#0:SpinWait.SpinUntil(() => Volatile.Read(ref _pending) < 100, TimeSpan.FromSeconds(2))|};
+
+                public void Add() { WaitForRoom(); Interlocked.Increment(ref _pending); }
+
+                public void Dispose() { WaitForRoom(); FlushAndWait(); }
+            }
+            """,
+            Expected("constant timeout of 2000 ms"));
+
+    [Fact]
     public Task Long_waits_in_test_code_are_cold_unless_declared() =>
         Verify.VerifyAsync(Wrap("SpinWait.SpinUntil(() => _ready, 100);").Replace("class C", "class MonitorTests") +
             "\nclass D { [CoarseTimers.HotPath] void M() { {|#0:SpinWait.SpinUntil(() => true, 100)|}; } }\nclass MoreTests { [CoarseTimers.HotPath] void M() { {|#1:SpinWait.SpinUntil(() => true, 100)|}; } }",
