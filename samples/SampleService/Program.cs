@@ -64,7 +64,12 @@ internal static class Program
 
         var gate = new ReadinessGate();
         gate.MarkReadySoon();
-        var ready = gate.WaitForBackend();
+        var ready = true;
+        for (var batch = 0; batch < 3; batch++)
+        {
+            // Each batch of work first waits until the backend is up: one wait per batch.
+            ready &= gate.WaitForBackend();
+        }
 
         shutdown.Cancel();
         await housekeeping.ConfigureAwait(false);

@@ -4,7 +4,10 @@ using System.Threading.Tasks;
 
 namespace SampleService;
 
-/// <summary>Waits for a backend to come up: a condition that takes milliseconds, waited for with SpinWait.</summary>
+/// <summary>
+/// Waits for a backend to come up before each batch of work: a condition that takes milliseconds, waited for with
+/// SpinWait.
+/// </summary>
 internal sealed class ReadinessGate
 {
     private volatile bool _ready;
