@@ -25,8 +25,10 @@ internal static class LinkedTimeoutRewrite
             cancelAfter is not { Instance: ILocalReferenceOperation { Local: var local }, Parent: IExpressionStatementOperation { Syntax: ExpressionStatementSyntax armStatement } } ||
             cancelAfter.Syntax is not InvocationExpressionSyntax { ArgumentList.Arguments: { Count: 1 } arms } ||
             local.DeclaringSyntaxReferences.FirstOrDefault()?.GetSyntax(cancellationToken) is not VariableDeclaratorSyntax { Parent: VariableDeclarationSyntax { Variables.Count: 1 } declaration, Initializer.Value: InvocationExpressionSyntax creation } ||
+            creation.ArgumentList.Arguments.Count != 1 ||
+            !model.GetTypeInfo(creation.ArgumentList.Arguments[0].Expression, cancellationToken).Type.Is(symbols.CancellationToken) ||
             model.GetOperation(creation, cancellationToken) is not IInvocationOperation { TargetMethod: var link, Arguments.Length: 1 } ||
-            !link.IsMethodOf(symbols.CancellationTokenSource, "CreateLinkedTokenSource") || !link.Parameters[0].Type.Is(symbols.CancellationToken) ||
+            !link.IsMethodOf(symbols.CancellationTokenSource, "CreateLinkedTokenSource") || !TakesOneToken(link.Parameters[0], symbols) ||
             !IsRightAfter(declaration, armStatement) ||
             StorageAnalysis.Analyze(local, model, cancellationToken) is not { AssignedValues.Count: 1 } storage)
         {
@@ -57,6 +59,15 @@ internal static class LinkedTimeoutRewrite
             DocumentEdit.Remove(armStatement),
         };
     }
+
+    /// <summary>
+    /// <c>CreateLinkedTokenSource(token)</c>: the one-token overload, or, where a target has none (netstandard2.0, .NET
+    /// Framework), the <c>params</c> one given one token. Both read as the same rewrite, so every target of a
+    /// multi-targeted project makes the same edit (two different ones would not merge).
+    /// </summary>
+    private static bool TakesOneToken(IParameterSymbol parameter, KnownSymbols symbols) =>
+        parameter.Type.Is(symbols.CancellationToken) ||
+        parameter is { IsParams: true, Type: IArrayTypeSymbol { ElementType: var element } } && element.Is(symbols.CancellationToken);
 
     private static bool IsRearm(ISymbol member, KnownSymbols symbols) =>
         member is IMethodSymbol method && (method.IsMethodOf(symbols.CancellationTokenSource, "CancelAfter") || method.IsMethodOf(symbols.CancellationTokenSource, "TryReset"));

@@ -32,7 +32,7 @@ public sealed class ThreadingTimerCodeFixProvider : CoarseTimersCodeFixProvider
     private protected override IReadOnlyList<DocumentEdit>? TryGetEdits(SyntaxNode node, SemanticModel model, KnownSymbols symbols, CancellationToken cancellationToken)
     {
         if (SiteOperation<IObjectCreationOperation>(node, model, cancellationToken) is not { Syntax: BaseObjectCreationExpressionSyntax creation } operation ||
-            !ThreadingTimerAnalyzer.Matches(operation, symbols))
+            !ThreadingTimerAnalyzer.Matches(operation, symbols) || HandsItselfToACallbackThatReadsIt(operation))
         {
             return null;
         }
@@ -85,7 +85,35 @@ public sealed class ThreadingTimerCodeFixProvider : CoarseTimersCodeFixProvider
     }
 
     private static bool IsTimerCreation(ObjectCreationExpressionSyntax creation, SemanticModel model, KnownSymbols symbols, CancellationToken cancellationToken) =>
-        model.GetOperation(creation, cancellationToken) is IObjectCreationOperation operation && ThreadingTimerAnalyzer.Matches(operation, symbols);
+        model.GetOperation(creation, cancellationToken) is IObjectCreationOperation operation && ThreadingTimerAnalyzer.Matches(operation, symbols) &&
+        !HandsItselfToACallbackThatReadsIt(operation);
+
+    /// <summary>
+    /// <c>new Timer(callback)</c> passes the timer itself as the callback's state; after the rewrite that state is a
+    /// <c>CoarseTimer</c>, so a callback that reads it (<c>((Timer)s).Dispose()</c>) would fail. Only a lambda that never
+    /// reads its parameter is safe; a method group may read it.
+    /// </summary>
+    private static bool HandsItselfToACallbackThatReadsIt(IObjectCreationOperation creation)
+    {
+        if (creation.Constructor is not { Parameters.Length: 1 } || creation.Arguments.Length != 1)
+        {
+            return false;
+        }
+
+        var callback = creation.Arguments[0].Value.WithoutConversions();
+        if (callback is IDelegateCreationOperation delegateCreation)
+        {
+            callback = delegateCreation.Target;
+        }
+
+        if (callback is not IAnonymousFunctionOperation { Symbol.Parameters.Length: 1 } lambda)
+        {
+            return true;
+        }
+
+        var state = lambda.Symbol.Parameters[0];
+        return lambda.Body.Descendants().Any(o => o is IParameterReferenceOperation reference && SymbolEqualityComparer.Default.Equals(reference.Parameter, state));
+    }
 
     /// <summary>
     /// A method declared by <c>System.Threading.Timer</c> itself (not one inherited from <c>object</c>, such as

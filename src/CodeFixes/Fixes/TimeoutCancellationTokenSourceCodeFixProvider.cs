@@ -144,14 +144,15 @@ public sealed class TimeoutCancellationTokenSourceCodeFixProvider : CoarseTimers
         }
 
         /// <summary>
-        /// A member the coarse source replaces (the non-virtual <c>CancelAfter</c> and <c>TryReset</c>) binds to the coarse
-        /// source's own only where the runtime the project references declares it: its netstandard2.0 build, which a
-        /// net6.0 or net7.0 project gets, has no <c>TryReset</c>, so <c>cts.TryReset()</c> would still call the BCL's and
-        /// leave the coarse timeout armed. Every other member behaves the same on either type.
+        /// A member the coarse source replaces (the non-virtual <c>CancelAfter</c> and <c>TryReset</c>) must bind to the coarse
+        /// source's own in every build of the project. <c>TryReset</c> does not in all of them: the runtime's netstandard2.0
+        /// build, which a net6.0 or net7.0 target gets (alone or beside net8.0 in a multi-targeted project, whose other
+        /// targets this fix cannot see), has none, so <c>cts.TryReset()</c> would call the BCL's and leave the coarse timeout
+        /// armed. A source that is reset keeps the BCL type. Every other member behaves the same on either type.
         /// </summary>
         private static bool CoarseTypeDeclares(ISymbol member, KnownSymbols symbols) =>
             member is not IMethodSymbol { Name: "CancelAfter" or "TryReset" } method || !method.ContainingType.Is(symbols.CancellationTokenSource) ||
-            symbols.CoarseCancellationTokenSource?.GetMembers(method.Name).IsEmpty == false;
+            method.Name != "TryReset" && symbols.CoarseCancellationTokenSource?.GetMembers(method.Name).IsEmpty == false;
 
         /// <summary>
         /// <c>CancellationTokenSource.CreateLinkedTokenSource</c> with an overload the coarse source also declares (tokens

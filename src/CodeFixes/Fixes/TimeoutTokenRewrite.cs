@@ -103,13 +103,29 @@ internal static class TimeoutTokenRewrite
         edits.Add(new DocumentEdit(scope, current => current switch
         {
             LocalDeclarationStatementSyntax statement => TokenDeclaration(tokenName, After(arguments, model, position)).WithTriviaFrom(statement),
-            UsingStatementSyntax statement => SyntaxFactory.Block(
-                    new[] { TokenDeclaration(tokenName, After(arguments, model, position)) }
-                        .Concat(statement.Statement is BlockSyntax block ? block.Statements : SyntaxFactory.SingletonList(statement.Statement)))
-                .WithTriviaFrom(statement),
+            UsingStatementSyntax statement => UsingAsBlock(statement, TokenDeclaration(tokenName, After(arguments, model, position))),
             _ => current,
         }));
         return edits;
+    }
+
+    /// <summary>
+    /// <c>using (var cts = ...) { body }</c> as <c>{ var ctsToken = ...; body }</c>: the body's own braces stay, with what the
+    /// user wrote at them (a comment after the brace, an <c>#if</c> block ending the body); a comment after the
+    /// <c>using (...)</c> header goes above the new declaration.
+    /// </summary>
+    private static BlockSyntax UsingAsBlock(UsingStatementSyntax statement, StatementSyntax declaration)
+    {
+        var header = statement.CloseParenToken.TrailingTrivia;
+        if (header.Any(Trivia.IsWritten))
+        {
+            // `// why` and its line end, as the user wrote them; the formatter indents them with the declaration.
+            declaration = declaration.WithLeadingTrivia(header.SkipWhile(t => t.IsKind(SyntaxKind.WhitespaceTrivia)));
+        }
+
+        return statement.Statement is BlockSyntax block
+            ? block.WithStatements(block.Statements.Insert(0, declaration)).WithLeadingTrivia(statement.GetLeadingTrivia())
+            : SyntaxFactory.Block(declaration, statement.Statement).WithTriviaFrom(statement);
     }
 
     /// <summary>
@@ -119,7 +135,11 @@ internal static class TimeoutTokenRewrite
     /// </summary>
     private static DocumentEdit RemoveDispose(ExpressionStatementSyntax dispose)
     {
-        if (dispose.Parent is not BlockSyntax { Statements.Count: 1, Parent: FinallyClauseSyntax { Parent: TryStatementSyntax tryStatement } })
+        // A finally (or a try body) that holds anything the user wrote besides the Dispose() (a comment, an #if block)
+        // stays: only the statement goes, and its trivia with it stays too.
+        if (dispose.Parent is not BlockSyntax { Statements.Count: 1, Parent: FinallyClauseSyntax { Parent: TryStatementSyntax tryStatement } finallyClause } ||
+            Trivia.HasWritten(finallyClause) ||
+            tryStatement.Catches.Count == 0 && HasWrittenAtBraces(tryStatement.Block))
         {
             return DocumentEdit.Remove(dispose);
         }
@@ -136,6 +156,11 @@ internal static class TimeoutTokenRewrite
             return BlockSplice.Mark(rewritten.Block.WithLeadingTrivia(rewritten.GetLeadingTrivia()).WithTrailingTrivia(rewritten.GetTrailingTrivia()));
         });
     }
+
+    // The braces of a block a splice would drop carry written trivia (an #if block or a comment ending the try body).
+    private static bool HasWrittenAtBraces(BlockSyntax block) =>
+        block.OpenBraceToken.LeadingTrivia.Concat(block.OpenBraceToken.TrailingTrivia).Concat(block.CloseBraceToken.LeadingTrivia).Concat(block.CloseBraceToken.TrailingTrivia)
+            .Any(Trivia.IsWritten) || (block.Parent is TryStatementSyntax tryStatement && tryStatement.TryKeyword.TrailingTrivia.Any(Trivia.IsWritten));
 
     private static bool IsDispose(SyntaxNode? parent) => parent is
         MemberAccessExpressionSyntax { Name.Identifier.ValueText: nameof(System.IDisposable.Dispose), Parent: InvocationExpressionSyntax } or
@@ -303,7 +328,7 @@ internal static class TimeoutTokenRewrite
     private static InvocationExpressionSyntax After(ArgumentListSyntax arguments, SemanticModel model, int position) =>
         SyntaxFactory.InvocationExpression(
             RuntimeNames.StaticMember(RuntimeNames.CoarseTimeout, "After", model, position),
-            SyntaxFactory.ArgumentList(SyntaxFactory.SeparatedList(arguments.Arguments.Select(a => a.WithNameColon(null)))));
+            arguments.ReplaceNodes(arguments.Arguments, static (_, argument) => argument.WithNameColon(null)));
 
     private static LocalDeclarationStatementSyntax TokenDeclaration(string name, ExpressionSyntax value) =>
         SyntaxFactory.LocalDeclarationStatement(

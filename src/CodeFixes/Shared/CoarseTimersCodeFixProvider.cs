@@ -135,23 +135,28 @@ public abstract class CoarseTimersCodeFixProvider : CodeFixProvider
     }
 
     /// <summary>
-    /// Removes a statement; a comment on it (the lines above, or after it on its line) says something the user wrote, so
-    /// it stays, the trailing one on a line of its own at the statement's indentation.
+    /// Removes a statement; what the user wrote around it (a comment on the lines above or after it on its line, an
+    /// <c>#if</c> block, inactive code) stays, a trailing comment on a line of its own at the statement's indentation.
     /// </summary>
     private static void RemoveKeepingComments(SyntaxEditor editor, SyntaxNode statement)
     {
         var trailing = statement.GetTrailingTrivia();
-        if (!statement.GetLeadingTrivia().Concat(trailing).Any(IsComment))
+        if (!statement.GetLeadingTrivia().Concat(trailing).Any(Trivia.IsWritten))
         {
             editor.RemoveNode(statement);
             return;
         }
 
-        var trimmed = SyntaxFactory.TriviaList(trailing.Where((trivia, i) => !(trivia.IsKind(SyntaxKind.WhitespaceTrivia) && i + 1 < trailing.Count && IsComment(trailing[i + 1]))));
-        editor.ReplaceNode(statement, (current, _) => current.WithTrailingTrivia(trimmed));
-        editor.RemoveNode(statement, SyntaxRemoveOptions.KeepExteriorTrivia | SyntaxRemoveOptions.KeepUnbalancedDirectives);
-
-        static bool IsComment(SyntaxTrivia trivia) => trivia.IsKind(SyntaxKind.SingleLineCommentTrivia) || trivia.IsKind(SyntaxKind.MultiLineCommentTrivia);
+        // A trailing comment keeps its line (the statement's indentation before it); with none, the statement's own line
+        // goes: its indentation and its line end.
+        var leading = statement.GetLeadingTrivia();
+        var trailingWritten = trailing.Any(Trivia.IsWritten);
+        var keptLeading = trailingWritten || leading.Count == 0 || !leading.Last().IsKind(SyntaxKind.WhitespaceTrivia) ? leading : SyntaxFactory.TriviaList(leading.Take(leading.Count - 1));
+        var keptTrailing = trailingWritten
+            ? SyntaxFactory.TriviaList(trailing.Where((trivia, i) => !(trivia.IsKind(SyntaxKind.WhitespaceTrivia) && i + 1 < trailing.Count && Trivia.IsWritten(trailing[i + 1]))))
+            : SyntaxFactory.TriviaList();
+        editor.ReplaceNode(statement, (current, _) => current.WithLeadingTrivia(keptLeading).WithTrailingTrivia(keptTrailing));
+        editor.RemoveNode(statement, SyntaxRemoveOptions.KeepExteriorTrivia | SyntaxRemoveOptions.KeepDirectives | SyntaxRemoveOptions.KeepUnbalancedDirectives);
     }
 
     /// <summary>Fix All for every scope: each document's diagnostics are applied in one pass (see <see cref="DocumentEdit"/>).</summary>

@@ -22,7 +22,7 @@ public partial class ThreadingTimerTests
 
             void M()
             {
-                using var a = {|CT0003:new Timer(Tick)|};
+                using var a = {|CT0003:new Timer(_ => Tick(null))|};
                 using var b = {|CT0003:new Timer(Tick, null, 100, 100)|};
                 using var c = {|CT0003:new Timer(Tick, null, 100L, 100L)|};
                 using var d = {|CT0003:new Timer(Tick, null, TimeSpan.FromSeconds(1), Timeout.InfiniteTimeSpan)|};
@@ -44,7 +44,7 @@ public partial class ThreadingTimerTests
 
             void M()
             {
-                using var a = new CoarseTimer(Tick);
+                using var a = new CoarseTimer(_ => Tick(null));
                 using var b = new CoarseTimer(Tick, null, 100, 100);
                 using var c = new CoarseTimer(Tick, null, 100L, 100L);
                 using var d = new CoarseTimer(Tick, null, TimeSpan.FromSeconds(1), Timeout.InfiniteTimeSpan);
@@ -80,6 +80,53 @@ public partial class ThreadingTimerTests
                 CoarseTimer timer = new CoarseTimer(_ => { }, null, 100, Timeout.Infinite);
                 timer.Change(200, Timeout.Infinite);
                 timer?.Dispose();
+            }
+        }
+        """);
+
+    [Fact]
+    public Task A_one_argument_timer_whose_callback_reads_itself_as_state_is_not_rewritten() => Verify.VerifyNotOfferedAsync(
+        """
+        using System.Threading;
+
+        class C
+        {
+            static void OnTick(object? state) => ((Timer)state!).Dispose();
+
+            void M()
+            {
+                var t = {|CT0003:new Timer(s => ((Timer)s!).Dispose())|};
+                t.Change(50, Timeout.Infinite);
+                var u = {|CT0003:new Timer(OnTick)|};
+                u.Change(50, Timeout.Infinite);
+            }
+        }
+        """);
+
+    [Fact]
+    public Task A_one_argument_timer_whose_callback_ignores_its_state_is_rewritten() => Verify.VerifyAsync(
+        """
+        using System.Threading;
+
+        class C
+        {
+            void M()
+            {
+                var t = {|CT0003:new Timer(_ => { })|};
+                t.Change(50, Timeout.Infinite);
+            }
+        }
+        """,
+        """
+        using System.Threading;
+        using CoarseTimers;
+
+        class C
+        {
+            void M()
+            {
+                var t = new CoarseTimer(_ => { });
+                t.Change(50, Timeout.Infinite);
             }
         }
         """);

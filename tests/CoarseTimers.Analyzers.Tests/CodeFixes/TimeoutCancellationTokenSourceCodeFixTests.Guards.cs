@@ -278,9 +278,26 @@ public partial class TimeoutCancellationTokenSourceTests
         """);
 
     /// <summary>
-    /// The runtime's netstandard2.0 build, which net6.0 and net7.0 projects get, has no <c>TryReset</c> of its own: the
-    /// call would bind to the BCL's and leave the coarse timeout armed. A stand-in runtime without it shows that case.
+    /// The runtime's netstandard2.0 build, which net6.0 and net7.0 targets get, has no <c>TryReset</c> of its own: the
+    /// call would bind to the BCL's and leave the coarse timeout armed. A multi-targeted project's other targets are not
+    /// visible to the fix, so a source that is reset keeps the BCL type whatever the runtime build at hand declares.
     /// </summary>
+    [Fact]
+    public Task A_source_reset_with_try_reset_is_not_rewritten() => Verify.VerifyNotOfferedAsync(
+        """
+        using System.Threading;
+
+        class C
+        {
+            bool M(CancellationToken token)
+            {
+                using var cts = CancellationTokenSource.CreateLinkedTokenSource(token);
+                {|CT0002:cts.CancelAfter(100)|};
+                return cts.TryReset();
+            }
+        }
+        """);
+
     [Fact]
     public async Task A_source_reset_with_try_reset_is_not_rewritten_where_the_runtime_lacks_its_own_try_reset()
     {
@@ -344,6 +361,85 @@ public partial class TimeoutCancellationTokenSourceTests
                 // The peer answers within 100 ms or never.
                 // 100 ms
                 await Task.Delay(1, cts.Token);
+            }
+        }
+        """);
+
+    [Fact]
+    public Task What_the_user_wrote_around_a_removed_dispose_or_using_stays() => Verify.VerifyAsync(
+        """
+        using System;
+        using System.IO;
+        using System.Threading;
+        using System.Threading.Tasks;
+
+        class C
+        {
+            async Task M(Stream s, byte[] b)
+            {
+                var c1 = {|CT0002:new CancellationTokenSource(/* one second */ 1000)|};
+                await s.ReadAsync(b, 0, 1, c1.Token);
+        #if TRACE_READS
+                Console.WriteLine("read");
+        #endif
+                c1.Dispose();
+
+                var c2 = {|CT0002:new CancellationTokenSource(1000)|};
+                try
+                {
+                    await s.ReadAsync(b, 0, 1, c2.Token);
+                }
+                finally
+                {
+                    // Always release the timer.
+                    c2.Dispose();
+                }
+
+                using (var c3 = {|CT0002:new CancellationTokenSource(1000)|}) // bounded read
+                {
+                    await s.ReadAsync(b, 0, 1, c3.Token);
+        #if TRACE_READS
+                    Console.WriteLine("read");
+        #endif
+                }
+            }
+        }
+        """,
+        """
+        using System;
+        using System.IO;
+        using System.Threading;
+        using System.Threading.Tasks;
+        using CoarseTimers;
+
+        class C
+        {
+            async Task M(Stream s, byte[] b)
+            {
+                var c1Token = CoarseTimeout.After(/* one second */ 1000);
+                await s.ReadAsync(b, 0, 1, c1Token);
+        #if TRACE_READS
+                Console.WriteLine("read");
+        #endif
+
+                var c2Token = CoarseTimeout.After(1000);
+                try
+                {
+                    await s.ReadAsync(b, 0, 1, c2Token);
+                }
+                finally
+                {
+                    // Always release the timer.
+                }
+
+                {
+                    // bounded read
+                    var c3Token = CoarseTimeout.After(1000);
+                    await s.ReadAsync(b, 0, 1, c3Token);
+        #if TRACE_READS
+                    Console.WriteLine("read");
+        #endif
+                }
             }
         }
         """);

@@ -606,7 +606,6 @@ public partial class TimeoutCancellationTokenSourceTests
     [Theory]
     [InlineData("Console.WriteLine();\n        {|CT0002:cts.CancelAfter(100)|};", "Console.WriteLine();\n        cts.CancelAfter(100);")]
     [InlineData("{|CT0002:cts.CancelAfter(100)|};\n        {|CT0002:cts.CancelAfter(200)|};", "cts.CancelAfter(100);\n        cts.CancelAfter(200);")]
-    [InlineData("{|CT0002:cts.CancelAfter(100)|};\n        cts.TryReset();", "cts.CancelAfter(100);\n        cts.TryReset();")]
     public Task A_linked_source_armed_late_or_re_armed_keeps_a_coarse_source(string arms, string fixedArms) => Verify.VerifyAsync(
         $$"""
         using System;
