@@ -113,12 +113,14 @@ internal static class HotPathModel
         var paced = sleep ? !shortDelay : !neverFires && pacingMilliseconds is double ms && ms >= settings.PacingThresholdMilliseconds;
         var insideFunction = false;
         var insideLambda = false;
+        var inLoop = false;
         var child = operation;
         for (var parent = operation.Parent; parent is not null; child = parent, parent = parent.Parent)
         {
             switch (parent)
             {
                 case ILoopOperation loop when ReferenceEquals(loop.Body, child):
+                    inLoop |= !insideFunction;
                     if (!shortDelay && (rules & (HotPathRules.Sleep | HotPathRules.RunLoopPaces)) != 0 && !insideFunction && IsRunLoop(loop))
                     {
                         return null;
@@ -180,7 +182,9 @@ internal static class HotPathModel
             return ShortPollingDelayInCallersLoop;
         }
 
-        if ((rules & HotPathRules.PerOperationTimeout) != 0 && settings.PerOperationTimeouts && !RunsOnce(containingSymbol, symbols, insideFunction) &&
+        // A member that runs once does what is outside its loops once; its loops (a request loop in Main, a consume loop
+        // in ExecuteAsync) turn per operation.
+        if ((rules & HotPathRules.PerOperationTimeout) != 0 && settings.PerOperationTimeouts && !(RunsOnce(containingSymbol, symbols, insideFunction) && !inLoop) &&
             !CalledOnlyFromColdCode(containingSymbol, symbols, insideLambda, cancellationToken))
         {
             return perOperationReason ?? PerOperationTimeout;
@@ -251,9 +255,11 @@ internal static class HotPathModel
             return false;
         }
 
+        // `for (;;)` and `while (true)` run for the owner's life; `for (var attempt = 0; ; attempt++)` counts the tries
+        // of one call (a retry loop that leaves by break or return), so it is not one.
         if (condition is null || condition.ConstantValue is { HasValue: true, Value: true })
         {
-            return true;
+            return loop is not IForLoopOperation { Before.Length: > 0 } && loop is not IForLoopOperation { AtLoopBottom.Length: > 0 };
         }
 
         foreach (var node in condition.DescendantsAndSelf())

@@ -833,6 +833,48 @@ public partial class TimeoutCancellationTokenSourceTests
             Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 0));
 
     [Fact]
+    public Task A_counted_retry_loop_with_no_condition_is_not_a_run_loop() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Net.Http;
+            using System.Threading;
+            using System.Threading.Tasks;
+
+            class RetryHandler
+            {
+                readonly TimeSpan _perTryTimeout = TimeSpan.FromSeconds(2);
+                readonly TimeSpan _interval = TimeSpan.FromSeconds(30);
+
+                // Every request's first try arms a timeout; the backoff only paces the tries of one request.
+                public async Task<int> SendAsync(Func<CancellationToken, Task<int>> send, CancellationToken ct)
+                {
+                    for (var attempt = 0; ; attempt++)
+                    {
+                        using (var attemptCts = {|#0:new CancellationTokenSource(_perTryTimeout)|})
+                        {
+                            var status = await send(attemptCts.Token);
+                            if (status < 500 || attempt == 3) return status;
+                        }
+
+                        await Task.Delay(TimeSpan.FromMilliseconds(100 << attempt), ct);
+                    }
+                }
+
+                // A run loop: one refresh per period for the life of the owner.
+                public async Task RefreshForeverAsync(Func<CancellationToken, Task> refresh)
+                {
+                    for (;;)
+                    {
+                        using var cts = new CancellationTokenSource(_perTryTimeout);
+                        await refresh(cts.Token);
+                        await Task.Delay(_interval);
+                    }
+                }
+            }
+            """,
+            Expected("new CancellationTokenSource(timeout)", "inside a loop", 0));
+
+    [Fact]
     public Task A_hosted_services_execute_runs_once_outside_its_loops() =>
         Verify.VerifyAsync("""
             using System;
@@ -866,6 +908,32 @@ public partial class TimeoutCancellationTokenSourceTests
                     async Task WaitForBrokerAsync(TimeSpan timeout) => await Task.Delay(1, new CancellationTokenSource(timeout).Token);
                 }
 
+                // The usual consumer: a run loop in ExecuteAsync that sends each message of a fetched batch.
+                class OutboxRelay : Microsoft.Extensions.Hosting.BackgroundService
+                {
+                    protected override async Task ExecuteAsync(CancellationToken stoppingToken)
+                    {
+                        while (!stoppingToken.IsCancellationRequested)
+                        {
+                            var batch = await FetchAsync();
+                            if (batch.Length == 0)
+                            {
+                                await Task.Delay(TimeSpan.FromMilliseconds(500), stoppingToken);
+                                continue;
+                            }
+
+                            foreach (var message in batch)
+                            {
+                                using var sendCts = CancellationTokenSource.CreateLinkedTokenSource(stoppingToken);
+                                {|#3:sendCts.CancelAfter(TimeSpan.FromSeconds(5))|};
+                                await Task.Delay(1, sendCts.Token);
+                            }
+                        }
+                    }
+
+                    static Task<int[]> FetchAsync() => Task.FromResult(new int[0]);
+                }
+
                 // Not a hosted service: an ExecuteAsync of a command runs per command.
                 abstract class Command { protected abstract Task ExecuteAsync(CancellationToken token); }
 
@@ -877,7 +945,8 @@ public partial class TimeoutCancellationTokenSourceTests
             """,
             Expected("new CancellationTokenSource(timeout)", "inside a loop", 0),
             Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 1),
-            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 2));
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 2),
+            Expected("CancelAfter", "per-operation timeout", 3));
 
     [Fact]
     public Task Configuration_providers_load_at_start_up_and_on_reload() =>
