@@ -68,6 +68,31 @@ public class DelayTests
     }
 
     [Fact]
+    public void Cancellation_completes_the_task_at_once_but_never_runs_its_continuations_inside_Cancel()
+    {
+        var engine = new ManualEngine();
+        using var cts = new CancellationTokenSource();
+        var task = DelayPromise.Start(engine.Engine, 30_000, cts.Token);
+        var cancelling = Thread.CurrentThread;
+        using var ran = new ManualResetEventSlim();
+        var ranInsideCancel = false;
+        task.ContinueWith(
+            _ =>
+            {
+                ranInsideCancel = Thread.CurrentThread == cancelling && !ran.IsSet;
+                ran.Set();
+            },
+            CancellationToken.None, TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
+
+        cts.Cancel();
+
+        // As Task.Delay (.NET 8 on): the task is cancelled when Cancel returns; the continuation is queued, not run by it.
+        Assert.True(task.IsCanceled);
+        Assert.True(ran.Wait(TimeSpan.FromSeconds(30)));
+        Assert.False(ranInsideCancel);
+    }
+
+    [Fact]
     public async Task Cancellation_gives_TaskCanceledException_with_the_token_and_leaves_nothing_pending()
     {
         var engine = new ManualEngine();

@@ -6,6 +6,8 @@ namespace CoarseTimers.Timing;
 /// <summary>
 /// The task behind <see cref="CoarseTimer.Delay(int, CancellationToken)"/>: completes when its wheel entry expires,
 /// or is cancelled with the caller's token. The shard lock decides which of the two wins, so it completes exactly once.
+/// Its continuations run asynchronously, as <c>Task.Delay</c>'s do when its token is cancelled (since .NET 8): the code
+/// after an <c>await</c> never runs inside the caller's <c>Cancel()</c>, which may hold a lock or be a callback itself.
 /// </summary>
 internal sealed class DelayPromise : TaskCompletionSource<bool>, ITimerTarget
 {
@@ -18,10 +20,12 @@ internal sealed class DelayPromise : TaskCompletionSource<bool>, ITimerTarget
 
 #if NET
     private DelayPromise()
+        : base(TaskCreationOptions.RunContinuationsAsynchronously)
     {
     }
 #else
-    private DelayPromise(CancellationToken cancellationToken) => _cancellationToken = cancellationToken;
+    private DelayPromise(CancellationToken cancellationToken)
+        : base(TaskCreationOptions.RunContinuationsAsynchronously) => _cancellationToken = cancellationToken;
 #endif
 
     /// <summary>Schedules a delay of <paramref name="milliseconds"/> (-1 for infinite, validated by the caller).</summary>
