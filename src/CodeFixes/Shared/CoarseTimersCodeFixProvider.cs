@@ -46,7 +46,8 @@ public abstract class CoarseTimersCodeFixProvider : CodeFixProvider
         var model = await document.GetSemanticModelAsync(context.CancellationToken).ConfigureAwait(false);
         var root = await document.GetSyntaxRootAsync(context.CancellationToken).ConfigureAwait(false);
         var symbols = model is null ? null : KnownSymbols.For(model.Compilation);
-        if (model is null || root is null || symbols is null || _runtimeType(symbols) is null)
+        if (model is null || root is null || symbols is null || _runtimeType(symbols) is null ||
+            !await EveryLinkedCopyReferencesTheRuntimeAsync(document, context.CancellationToken).ConfigureAwait(false))
         {
             return;
         }
@@ -61,6 +62,26 @@ public abstract class CoarseTimersCodeFixProvider : CodeFixProvider
                     diagnostic);
             }
         }
+    }
+
+    /// <summary>
+    /// A file linked into other projects (<c>&lt;Compile Include="../Shared/X.cs" Link="X.cs" /&gt;</c>, a shared project)
+    /// is one text for all of them: the rewrite must compile in each, so each must reference the runtime too. Only asked
+    /// when the file is linked; the other targets of a multi-targeted project are such copies and reference it alike.
+    /// </summary>
+    private async Task<bool> EveryLinkedCopyReferencesTheRuntimeAsync(Document document, CancellationToken cancellationToken)
+    {
+        foreach (var linkedId in document.GetLinkedDocumentIds())
+        {
+            var linked = document.Project.Solution.GetDocument(linkedId);
+            var compilation = linked is null ? null : await linked.Project.GetCompilationAsync(cancellationToken).ConfigureAwait(false);
+            if (compilation is null || _runtimeType(KnownSymbols.For(compilation)) is null)
+            {
+                return false;
+            }
+        }
+
+        return true;
     }
 
     /// <summary>
@@ -92,7 +113,8 @@ public abstract class CoarseTimersCodeFixProvider : CodeFixProvider
         var model = await document.GetSemanticModelAsync(cancellationToken).ConfigureAwait(false);
         var root = await document.GetSyntaxRootAsync(cancellationToken).ConfigureAwait(false);
         var symbols = model is null ? null : KnownSymbols.For(model.Compilation);
-        if (model is null || root is null || symbols is null || _runtimeType(symbols) is null)
+        if (model is null || root is null || symbols is null || _runtimeType(symbols) is null ||
+            !await EveryLinkedCopyReferencesTheRuntimeAsync(document, cancellationToken).ConfigureAwait(false))
         {
             return document;
         }
