@@ -98,6 +98,7 @@ public class SealingTests
         long doneAt = -1;
         void Done() => doneAt = engine.Clock.GetTimestamp();
         IDisposable? owned = null;
+        Task? delayed = null;
         switch (kind)
         {
             case "source":
@@ -126,7 +127,8 @@ public class SealingTests
                 owned = changed;
                 break;
             case "Delay":
-                DelayPromise.Start(engine.Engine, delay, CancellationToken.None).ContinueWith(_ => Done(), TaskContinuationOptions.ExecuteSynchronously);
+                // Its continuations run asynchronously (as Task.Delay's): read its completion, at the clock's time, instead.
+                delayed = DelayPromise.Start(engine.Engine, delay, CancellationToken.None);
                 break;
             default:
                 CoarseTimeout.After(engine.Engine, delay).Register(Done);
@@ -136,6 +138,10 @@ public class SealingTests
         while (doneAt < 0)
         {
             step();
+            if (delayed?.IsCompleted == true)
+            {
+                Done();
+            }
         }
 
         owned?.Dispose();
