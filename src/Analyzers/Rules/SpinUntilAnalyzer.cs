@@ -45,7 +45,7 @@ public sealed class SpinUntilAnalyzer : CoarseTimersAnalyzer
         // Test code and cold contexts (start-up, dispose, shutdown, catch blocks), and members only they call, wait
         // rarely: only (e) speaks there, and only when declared hot or scope = all.
         var rare = symbols.IsColdProject(settings) || ColdContext.SiteReason(invocation, context.ContainingSymbol) is not null ||
-                   CalledOnlyFromColdCode(invocation, context.ContainingSymbol, symbols, context.CancellationToken);
+                   HotPathModel.CalledOnlyFromColdCode(invocation, context.ContainingSymbol, symbols, context.CancellationToken);
         var signal = rare
             ? HotPathSignal(invocation, context.ContainingSymbol, symbols, settings, context.CancellationToken)
             : LongTimeoutSignal(invocation, symbols, settings)
@@ -55,23 +55,6 @@ public sealed class SpinUntilAnalyzer : CoarseTimersAnalyzer
         {
             context.ReportDiagnostic(Diagnostic.Create(RuleDescriptors.SpinUntil, invocation.Syntax.GetLocation(), BaselineMember.Properties(context.ContainingSymbol), signal));
         }
-    }
-
-    /// <summary>
-    /// Every caller of the member is cold (<see cref="ColdCallers"/>): a helper that only <c>Dispose</c> calls waits as
-    /// rarely as <c>Dispose</c> itself. Not for a spin in a lambda, which may run later, wherever it was created.
-    /// </summary>
-    private static bool CalledOnlyFromColdCode(IOperation invocation, ISymbol containingSymbol, KnownSymbols symbols, System.Threading.CancellationToken cancellationToken)
-    {
-        for (var parent = invocation.Parent; parent is not null; parent = parent.Parent)
-        {
-            if (parent is IAnonymousFunctionOperation or ILocalFunctionOperation)
-            {
-                return false;
-            }
-        }
-
-        return containingSymbol is IMethodSymbol method && symbols.Callers.Reason(method, cancellationToken) is not null;
     }
 
     /// <summary>The rule's call, for the analyzer and the code fix alike: <c>SpinWait.SpinUntil</c>, every overload.</summary>

@@ -238,6 +238,23 @@ internal static class HotPathModel
         !insideLambda && containingSymbol is IMethodSymbol method && symbols.Callers.Reason(method, cancellationToken) is not null;
 
     /// <summary>
+    /// <see cref="CalledOnlyFromColdCode(ISymbol, KnownSymbols, bool, CancellationToken)"/> for a site a rule asks about
+    /// on its own (CT0004's long waits): not for one inside a lambda or local function, which may run later, per operation.
+    /// </summary>
+    internal static bool CalledOnlyFromColdCode(IOperation operation, ISymbol containingSymbol, KnownSymbols symbols, CancellationToken cancellationToken)
+    {
+        for (var parent = operation.Parent; parent is not null; parent = parent.Parent)
+        {
+            if (parent is IAnonymousFunctionOperation or ILocalFunctionOperation)
+            {
+                return false;
+            }
+        }
+
+        return CalledOnlyFromColdCode(containingSymbol, symbols, insideLambda: false, cancellationToken);
+    }
+
+    /// <summary>
     /// A loop that runs for the life of its owner: <c>while (true)</c>, <c>for (;;)</c>, a condition that reads
     /// <c>IsCancellationRequested</c> or a flag of the owner's state (<c>!IsDisposed</c>, <c>!_stopped</c>,
     /// <c>IsRunning</c>), or awaits a periodic timer's tick (<see cref="IsTickWait"/>). What waits directly in it paces it.

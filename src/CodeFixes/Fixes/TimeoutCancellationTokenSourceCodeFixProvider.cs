@@ -106,7 +106,7 @@ public sealed class TimeoutCancellationTokenSourceCodeFixProvider : CoarseTimers
         {
             var symbols = _symbols;
             if (!storage.AssignedValues.Any(v => !v.IsKind(SyntaxKind.NullLiteralExpression)) ||
-                !storage.UsedOnlyThrough(member => CoarseTypeDeclares(member, symbols), static type => type is { TypeKind: TypeKind.Interface }, _symbols, _model, _cancellationToken))
+                !storage.UsedOnlyThrough(member => IsNotReset(member, symbols), static type => type is { TypeKind: TypeKind.Interface }, _symbols, _model, _cancellationToken))
             {
                 return null;
             }
@@ -144,15 +144,13 @@ public sealed class TimeoutCancellationTokenSourceCodeFixProvider : CoarseTimers
         }
 
         /// <summary>
-        /// A member the coarse source replaces (the non-virtual <c>CancelAfter</c> and <c>TryReset</c>) must bind to the coarse
-        /// source's own in every build of the project. <c>TryReset</c> does not in all of them: the runtime's netstandard2.0
-        /// build, which a net6.0 or net7.0 target gets (alone or beside net8.0 in a multi-targeted project, whose other
-        /// targets this fix cannot see), has none, so <c>cts.TryReset()</c> would call the BCL's and leave the coarse timeout
-        /// armed. A source that is reset keeps the BCL type. Every other member behaves the same on either type.
+        /// Not <c>TryReset</c>: it is not virtual, and the runtime's netstandard2.0 build, which a net6.0 or net7.0 target
+        /// gets (alone or beside net8.0 in a multi-targeted project, whose other targets this fix cannot see), has none of
+        /// its own, so <c>cts.TryReset()</c> would call the BCL's and leave the coarse timeout armed. A source that is reset
+        /// keeps the BCL type. Every other member, <c>CancelAfter</c> included, binds to the coarse source's or behaves the same.
         /// </summary>
-        private static bool CoarseTypeDeclares(ISymbol member, KnownSymbols symbols) =>
-            member is not IMethodSymbol { Name: "CancelAfter" or "TryReset" } method || !method.ContainingType.Is(symbols.CancellationTokenSource) ||
-            method.Name != "TryReset" && symbols.CoarseCancellationTokenSource?.GetMembers(method.Name).IsEmpty == false;
+        private static bool IsNotReset(ISymbol member, KnownSymbols symbols) =>
+            member is not IMethodSymbol { Name: "TryReset" } method || !method.ContainingType.Is(symbols.CancellationTokenSource);
 
         /// <summary>
         /// <c>CancellationTokenSource.CreateLinkedTokenSource</c> with an overload the coarse source also declares (tokens
