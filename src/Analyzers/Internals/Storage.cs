@@ -8,7 +8,8 @@ internal static class Storage
 {
     /// <summary>
     /// The local, field or property that <paramref name="value"/> initializes or is assigned to (through implicit
-    /// conversions), or null when it goes anywhere else (an argument, a return, a member access, a discard).
+    /// conversions; also <c>_source ??= new ...</c>, which stores it when the variable was null), or null when it goes
+    /// anywhere else (an argument, a return, a member access, a discard).
     /// </summary>
     public static ISymbol? Of(IOperation value)
     {
@@ -25,16 +26,20 @@ internal static class Storage
             IVariableInitializerOperation { Parent: IVariableDeclaratorOperation declarator } => declarator.Symbol,
             IFieldInitializerOperation { InitializedFields.Length: 1 } field => field.InitializedFields[0],
             IPropertyInitializerOperation { InitializedProperties.Length: 1 } property => property.InitializedProperties[0],
-            ISimpleAssignmentOperation assignment when ReferenceEquals(assignment.Value, child) => assignment.Target switch
-            {
-                ILocalReferenceOperation local => local.Local,
-                IFieldReferenceOperation field => field.Field,
-                IPropertyReferenceOperation property => property.Property,
-                _ => null,
-            },
+            ISimpleAssignmentOperation assignment when ReferenceEquals(assignment.Value, child) => Variable(assignment.Target),
+            ICoalesceAssignmentOperation assignment when ReferenceEquals(assignment.Value, child) => Variable(assignment.Target),
             _ => null,
         };
     }
+
+    // The local, field or property an assignment writes; null for anything else (an element, a deconstruction).
+    private static ISymbol? Variable(IOperation target) => target switch
+    {
+        ILocalReferenceOperation local => local.Local,
+        IFieldReferenceOperation field => field.Field,
+        IPropertyReferenceOperation property => property.Property,
+        _ => null,
+    };
 
     /// <summary>The declared type of a local, field or property; null for anything else.</summary>
     public static ITypeSymbol? TypeOf(ISymbol? storage) => storage switch

@@ -60,16 +60,32 @@ public sealed class SpinUntilAnalyzer : CoarseTimersAnalyzer
     /// <summary>The rule's call, for the analyzer and the code fix alike: <c>SpinWait.SpinUntil</c>, every overload.</summary>
     internal static bool Matches(IInvocationOperation invocation, KnownSymbols symbols) => invocation.TargetMethod.IsMethodOf(symbols.SpinWait, "SpinUntil");
 
-    /// <summary>(a) a constant timeout of at least spin_long_wait_ms; (f) a configured timeout (a field, property or parameter): the caller expects to wait.</summary>
+    /// <summary>
+    /// (a) a constant timeout of at least spin_long_wait_ms; (f) a configured timeout (a field, property or parameter, also
+    /// converted: <c>TimeSpan.FromMilliseconds(_timeoutMs)</c>): the caller expects to wait. An infinite timeout
+    /// (<c>Timeout.Infinite</c>, <c>Timeout.InfiniteTimeSpan</c>) is no timeout: the predicate decides alone.
+    /// </summary>
     private static string? LongTimeoutSignal(IInvocationOperation invocation, KnownSymbols symbols, AnalyzerSettings settings)
     {
         var timeout = invocation.Arguments.ArgumentFor(1);
+        if (TimerLifetime.IsInfinite(timeout, symbols))
+        {
+            return null;
+        }
+
         if (TimeoutConstants.Milliseconds(timeout, symbols) is double ms)
         {
             return ms >= settings.SpinLongWaitMilliseconds ? $"constant timeout of {ms:0.###} ms" : null;
         }
 
-        return timeout.WithoutConversions() is IFieldReferenceOperation or IPropertyReferenceOperation or IParameterReferenceOperation
+        var configured = timeout.WithoutConversions();
+        if (configured is IInvocationOperation { TargetMethod: { IsStatic: true, Name: var factory } method, Arguments.Length: 1 } conversion &&
+            factory.StartsWith("From", System.StringComparison.Ordinal) && method.ContainingType.Is(symbols.TimeSpan))
+        {
+            configured = conversion.Arguments[0].Value.WithoutConversions();
+        }
+
+        return configured is IFieldReferenceOperation or IPropertyReferenceOperation or IParameterReferenceOperation
             ? "configured timeout"
             : null;
     }

@@ -2,6 +2,7 @@ using CoarseTimers.Analyzers.Baseline;
 using CoarseTimers.Analyzers.Internals;
 using CoarseTimers.Analyzers.Shared;
 using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Microsoft.CodeAnalysis.Diagnostics;
 using Microsoft.CodeAnalysis.Operations;
 
@@ -95,9 +96,16 @@ public sealed class TaskDelayAnalyzer : CoarseTimersAnalyzer
     /// </summary>
     private static bool IsWhenAnyArgument(IOperation operation, KnownSymbols symbols, int depth = 3)
     {
+        // Up through what holds the task without racing it yet: an array, a collection expression (`[work,
+        // Task.Delay(t)]`, read by its syntax: Roslyn 4.8 has no operation for it), a branch of `?:`.
+        var value = operation;
         var parent = operation.ConsumerSkippingConversions();
-        while (parent is IArrayInitializerOperation or IArrayCreationOperation)
+        while (parent is IArrayInitializerOperation or IArrayCreationOperation ||
+               parent?.Syntax is CollectionExpressionSyntax && parent is not IArgumentOperation ||
+               parent is IConditionalOperation { WhenFalse: { } whenFalse } conditional &&
+               (ReferenceEquals(conditional.WhenTrue.WithoutConversions(), value) || ReferenceEquals(whenFalse.WithoutConversions(), value)))
         {
+            value = parent;
             parent = parent.ConsumerSkippingConversions();
         }
 
@@ -126,7 +134,7 @@ public sealed class TaskDelayAnalyzer : CoarseTimersAnalyzer
             }
         }
 
-        return Storage.Of(operation) is ILocalSymbol local && IsRacedLocal(local, operation, symbols, depth - 1);
+        return Storage.Of(value) is ILocalSymbol local && IsRacedLocal(local, value, symbols, depth - 1);
     }
 
     // Some reference to the local, in its member, is raced in WhenAny (directly, or as above).

@@ -103,7 +103,8 @@ internal static class ColdSite
 
                 local = Storage.Of(TimerLifetime.SelectedBy(creation)) as ILocalSymbol;
                 break;
-            case IInvocationOperation { TargetMethod.Name: "CancelAfter", Instance: ILocalReferenceOperation armed }:
+            case IInvocationOperation { TargetMethod.Name: "CancelAfter" } cancelAfter when cancelAfter.Instance.ThroughConditionalAccess() is ILocalReferenceOperation armed:
+                // `cts.CancelAfter(t)`, or `cts?.CancelAfter(t)`: the same local.
                 local = armed.Local;
                 break;
             default:
@@ -136,13 +137,16 @@ internal static class ColdSite
                     {
                         bound ??= call;
                     }
-                    else if (!IsSignInCall(token.Syntax))
+                    else if (!IsSignInCall(token.Syntax) &&
+                             !(TimerLifetime.KeptTokenVariable(token) is ILocalSymbol tokenLocal && TokenLocalBoundsConnection(root, tokenLocal, ref bound)))
                     {
                         return null;
                     }
 
                     break;
                 case IInvocationOperation { TargetMethod.Name: "Dispose" or "CancelAfter" or "Cancel" } own when ReferenceEquals(own.Instance, reference):
+                case IConditionalAccessOperation { WhenNotNull: IInvocationOperation { TargetMethod.Name: "Dispose" or "CancelAfter" or "Cancel", Instance: IConditionalAccessInstanceOperation } } access
+                    when ReferenceEquals(access.Operation, reference):
                 case IPropertyReferenceOperation { Property.Name: "IsCancellationRequested" }:
                     break;
                 default:
@@ -152,6 +156,33 @@ internal static class ColdSite
         }
 
         return bound is null ? null : $"set-up or lifecycle step: the timeout bounds {bound}";
+    }
+
+    // `var token = cts.Token;`: every read of `tokenLocal` is an argument of a connect or handshake call (at least one,
+    // kept in `bound`) or of a sign-in call; the write that stores the token is not a read.
+    private static bool TokenLocalBoundsConnection(IOperation root, ILocalSymbol tokenLocal, ref string? bound)
+    {
+        string? call = null;
+        foreach (var reference in root.Descendants().OfType<ILocalReferenceOperation>())
+        {
+            if (!SymbolEqualityComparer.Default.Equals(reference.Local, tokenLocal) ||
+                reference.Parent is ISimpleAssignmentOperation assignment && ReferenceEquals(assignment.Target, reference))
+            {
+                continue;
+            }
+
+            if (ConnectionCallOf(reference.Syntax) is { } connect)
+            {
+                call ??= connect;
+            }
+            else if (!IsSignInCall(reference.Syntax))
+            {
+                return false;
+            }
+        }
+
+        bound ??= call;
+        return call is not null;
     }
 
     // The name of the call that `tokenRead` is an argument of, when that name says it connects or handshakes, or names a

@@ -368,7 +368,30 @@ internal static class HotPathModel
     // A periodic wait that every run of body awaits (IsUnconditional).
     private static bool IsUnconditionalPeriodicWait(IOperation node, IOperation body, KnownSymbols symbols, long pollingThresholdMilliseconds) =>
         node is IInvocationOperation or IInvalidOperation && IsPeriodicWait(node, symbols, pollingThresholdMilliseconds) &&
-        IsUnconditional(node, body, symbols, pollingThresholdMilliseconds);
+        (IsUnconditional(node, body, symbols, pollingThresholdMilliseconds) || IsAwaitedThroughLocal(node, body, symbols, pollingThresholdMilliseconds));
+
+    /// <summary>
+    /// <c>var delay = Task.Delay(period, ct); ...; await delay;</c>: the wait is created on every run of
+    /// <paramref name="body"/> and a read of its local is awaited on every run.
+    /// </summary>
+    private static bool IsAwaitedThroughLocal(IOperation wait, IOperation body, KnownSymbols symbols, long pollingThresholdMilliseconds)
+    {
+        if (Storage.Of(wait) is not ILocalSymbol local || !IsUnconditional(wait, body, symbols, pollingThresholdMilliseconds, requireAwait: false))
+        {
+            return false;
+        }
+
+        foreach (var node in body.Descendants())
+        {
+            if (node is ILocalReferenceOperation reference && SymbolEqualityComparer.Default.Equals(reference.Local, local) &&
+                IsUnconditional(reference, body, symbols, pollingThresholdMilliseconds))
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
 
     private static bool IsPeriodicWait(IOperation call, KnownSymbols symbols, long pollingThresholdMilliseconds)
     {
@@ -392,12 +415,13 @@ internal static class HotPathModel
     }
 
     /// <summary>
-    /// Every run of <paramref name="body"/> awaits <paramref name="wait"/>: only blocks, statements, awaits, try and using
-    /// bodies lie between, or an if/else whose other branch also waits on every run.
+    /// Every run of <paramref name="body"/> awaits <paramref name="wait"/> (or, without <paramref name="requireAwait"/>,
+    /// reaches it): only blocks, statements, awaits, try and using bodies lie between, or an if/else or <c>?:</c> whose
+    /// other branch also waits on every run.
     /// </summary>
-    private static bool IsUnconditional(IOperation wait, IOperation body, KnownSymbols symbols, long pollingThresholdMilliseconds)
+    private static bool IsUnconditional(IOperation wait, IOperation body, KnownSymbols symbols, long pollingThresholdMilliseconds, bool requireAwait = true)
     {
-        var awaited = false;
+        var awaited = !requireAwait;
         for (IOperation? child = wait, parent = wait.Parent; parent is not null; child = parent, parent = parent.Parent)
         {
             switch (parent)
@@ -415,6 +439,11 @@ internal static class HotPathModel
                     (ReferenceEquals(branches.WhenTrue, child) ? whenFalse : branches.WhenTrue) is var other &&
                     WaitsOnEveryRun(other, symbols, pollingThresholdMilliseconds):
                     // An if/else whose other branch waits as well: every run waits, whichever branch it takes.
+                    break;
+                case IConditionalOperation { Type: not null, WhenFalse: { } whenFalse } choice when
+                    (ReferenceEquals(choice.WhenTrue, child) ? whenFalse : choice.WhenTrue).WithoutConversions() is { } other &&
+                    other is IInvocationOperation or IInvalidOperation && IsPeriodicWait(other, symbols, pollingThresholdMilliseconds):
+                    // `await (slow ? Task.Delay(a, ct) : Task.Delay(b, ct))`: either way, a periodic wait is awaited.
                     break;
                 case IBlockOperation when ReferenceEquals(parent, body):
                     return awaited;

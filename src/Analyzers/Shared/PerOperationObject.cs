@@ -36,6 +36,12 @@ internal static class PerOperationObject
         string? first = null;
         foreach (var constructor in type.InstanceConstructors)
         {
+            if (constructor.IsImplicitlyDeclared && type.IsRecord && IsCopyConstructor(constructor, type))
+            {
+                // A record's copy constructor (`with`): the copy shares the original's timer, it creates none.
+                continue;
+            }
+
             if (constructor.IsImplicitlyDeclared)
             {
                 // `new T()` of a type with no declared constructor: the call sites cannot be listed cheaply.
@@ -101,7 +107,7 @@ internal static class PerOperationObject
         string? first = null;
         foreach (var factoryCall in calls)
         {
-            var result = factoryCall.Parent is IAwaitOperation awaited ? awaited : factoryCall;
+            var result = Awaited(factoryCall);
             var why = IsScoped(result) ? ScopeReason(result, symbols, settings, cancellationToken) : null;
             if (why is null)
             {
@@ -113,6 +119,21 @@ internal static class PerOperationObject
 
         return first;
     }
+
+    // `await factory.CreateAsync(...)`, also `.ConfigureAwait(false)`: the awaited result, else the call itself.
+    private static IOperation Awaited(IOperation call)
+    {
+        var result = call;
+        if (result.Parent is IInvocationOperation { TargetMethod.Name: "ConfigureAwait" } configure && ReferenceEquals(configure.Instance, result))
+        {
+            result = configure;
+        }
+
+        return result.Parent is IAwaitOperation awaited ? awaited : call;
+    }
+
+    private static bool IsCopyConstructor(IMethodSymbol constructor, INamedTypeSymbol type) =>
+        constructor.Parameters.Length == 1 && SymbolEqualityComparer.Default.Equals(constructor.Parameters[0].Type, type);
 
     private static bool IsScoped(IOperation value) =>
         value.ConsumerSkippingConversions() is IUsingOperation ||

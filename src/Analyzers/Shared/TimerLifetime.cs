@@ -51,7 +51,7 @@ internal static class TimerLifetime
     }
 
     /// <summary>
-    /// The outermost <c>?:</c> or <c>??</c> that <paramref name="value"/> is a branch of (through conversions), or the value
+    /// The outermost <c>?:</c>, <c>??</c> or switch expression that <paramref name="value"/> is a branch of (through conversions), or the value
     /// itself: where a source chosen by a condition goes is where the source goes.
     /// </summary>
     internal static IOperation SelectedBy(IOperation value)
@@ -65,7 +65,10 @@ internal static class TimerLifetime
                     break;
                 case IConditionalOperation conditional when ReferenceEquals(conditional.WhenTrue, child) || ReferenceEquals(conditional.WhenFalse, child):
                 case ICoalesceOperation coalesce when ReferenceEquals(coalesce.WhenNull, child) || ReferenceEquals(coalesce.Value, child):
+                case ISwitchExpressionOperation when child is ISwitchExpressionArmOperation:
                     value = parent;
+                    break;
+                case ISwitchExpressionArmOperation arm when ReferenceEquals(arm.Value, child):
                     break;
                 default:
                     return value;
@@ -303,7 +306,8 @@ internal static class TimerLifetime
         TimeoutConstants.Milliseconds(argument, symbols) is double ms && ms == -1;
 
     /// <summary>
-    /// <see cref="IsInfinite"/>, or a by-value parameter of its method that the method never assigns and that every call
+    /// <see cref="IsInfinite"/>, or a local that only its declaration writes, with an infinite value, or a by-value
+    /// parameter of its method that the method never assigns and that every call
     /// in the compilation passes an infinite value for (<c>WaitAsync(TimeSpan timeout)</c> racing <c>Task.Delay(timeout)</c>,
     /// whose every caller waits with <c>Timeout.InfiniteTimeSpan</c>): no call of it queues a timer. Callers are
     /// listed as for cold callers (<see cref="ColdCallers.Calls"/>): all must be seen.
@@ -313,6 +317,13 @@ internal static class TimerLifetime
         if (IsInfinite(argument, symbols))
         {
             return true;
+        }
+
+        if (argument.WithoutConversions() is ILocalReferenceOperation { Local: { RefKind: RefKind.None } local })
+        {
+            // `var forever = Timeout.InfiniteTimeSpan; ... Task.Delay(forever)`: a local that only its declaration writes.
+            var root = argument!.Root();
+            return InitializerOf(local, root) is { } initializer && IsInfinite(initializer, symbols) && !IsAssigned(local, root);
         }
 
         if (argument.WithoutConversions() is not IParameterReferenceOperation { Parameter: { RefKind: RefKind.None, ContainingSymbol: IMethodSymbol method } parameter } ||
@@ -338,16 +349,23 @@ internal static class TimerLifetime
         return true;
     }
 
-    // The method writes the parameter somewhere: an assignment, an increment, or a ref or out argument.
-    private static bool IsAssigned(IParameterSymbol parameter, IOperation root)
+    // The method writes the parameter or local somewhere: an assignment, an increment, or a ref or out argument.
+    private static bool IsAssigned(ISymbol variable, IOperation root)
     {
         foreach (var node in root.Descendants())
         {
-            if (node is not IParameterReferenceOperation reference || !SymbolEqualityComparer.Default.Equals(reference.Parameter, parameter))
+            var referenced = node switch
+            {
+                IParameterReferenceOperation parameter => (ISymbol)parameter.Parameter,
+                ILocalReferenceOperation local => local.Local,
+                _ => null,
+            };
+            if (referenced is null || !SymbolEqualityComparer.Default.Equals(referenced, variable))
             {
                 continue;
             }
 
+            var reference = node;
             switch (reference.Parent)
             {
                 case IAssignmentOperation assignment when ReferenceEquals(assignment.Target, reference):
@@ -358,6 +376,20 @@ internal static class TimerLifetime
         }
 
         return false;
+    }
+
+    // The value a local's declaration gives it, or null (declared without one, or elsewhere: a pattern, an out variable).
+    private static IOperation? InitializerOf(ILocalSymbol local, IOperation root)
+    {
+        foreach (var node in root.Descendants())
+        {
+            if (node is IVariableDeclaratorOperation declarator && SymbolEqualityComparer.Default.Equals(declarator.Symbol, local))
+            {
+                return declarator.Initializer?.Value;
+            }
+        }
+
+        return null;
     }
 
     /// <summary>
@@ -376,7 +408,7 @@ internal static class TimerLifetime
         {
             switch (parent)
             {
-                case IConversionOperation or IConditionalOperation or ICoalesceOperation:
+                case IConversionOperation or IConditionalOperation or ICoalesceOperation or ISwitchExpressionArmOperation or ISwitchExpressionOperation:
                 case IArgumentOperation or IObjectCreationOperation or IInvalidOperation when throughWrappers:
                     continue;
                 case IReturnOperation:
@@ -457,9 +489,18 @@ internal static class TimerLifetime
         return false;
     }
 
-    /// <summary>The <c>using</c> declares <paramref name="local"/> as its resource (not merely somewhere in its body).</summary>
+    /// <summary>
+    /// The <c>using</c> declares <paramref name="local"/> as its resource, or takes the local itself as its resource
+    /// (<c>using (timer) { work }</c>); not merely somewhere in its body.
+    /// </summary>
     private static bool Declares(IOperation usingOperation, ILocalSymbol local)
     {
+        if (usingOperation is IUsingOperation { Resources: var resource } &&
+            resource.WithoutConversions() is ILocalReferenceOperation reference && SymbolEqualityComparer.Default.Equals(reference.Local, local))
+        {
+            return true;
+        }
+
         var resources = usingOperation switch
         {
             IUsingOperation statement => statement.Resources,

@@ -170,7 +170,7 @@ internal sealed class StorageAnalysis
     /// <summary>
     /// True when every reference only uses members on it that <paramref name="allowedMember"/> accepts (never an
     /// extension method, which would see it as its parameter's type), disposes it,
-    /// compares it with null, assigns it in a statement of its own, keeps it alive with <c>GC.KeepAlive</c>, or converts
+    /// compares it with null, assigns it in a statement of its own (<c>=</c> or <c>??=</c>), keeps it alive with <c>GC.KeepAlive</c>, or converts
     /// it to a type <paramref name="allowedConversion"/> accepts: uses that compile and behave the same with the runtime
     /// type. A chained assignment (<c>a = b = new T()</c>) hands the value on, so it is not one of them.
     /// </summary>
@@ -189,7 +189,8 @@ internal sealed class StorageAnalysis
                 case MemberAccessExpressionSyntax access when access.Expression == expression && IsAllowed(access.Name):
                 case ConditionalAccessExpressionSyntax conditional when conditional.Expression == expression &&
                     conditional.WhenNotNull is InvocationExpressionSyntax { Expression: MemberBindingExpressionSyntax binding } && IsAllowed(binding.Name):
-                case AssignmentExpressionSyntax assignment when assignment.Left == expression && assignment.IsKind(SyntaxKind.SimpleAssignmentExpression) &&
+                case AssignmentExpressionSyntax assignment when assignment.Left == expression &&
+                    (assignment.IsKind(SyntaxKind.SimpleAssignmentExpression) || assignment.IsKind(SyntaxKind.CoalesceAssignmentExpression)) &&
                     model.GetOperation(assignment, cancellationToken)?.Parent is IExpressionStatementOperation:
                 case BinaryExpressionSyntax binary when (binary.IsKind(SyntaxKind.EqualsExpression) || binary.IsKind(SyntaxKind.NotEqualsExpression)) && (IsNull(binary.Left) || IsNull(binary.Right)):
                 case IsPatternExpressionSyntax { Pattern: ConstantPatternSyntax constant } when IsNull(constant.Expression):

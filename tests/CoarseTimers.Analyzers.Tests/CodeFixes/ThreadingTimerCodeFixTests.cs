@@ -55,6 +55,34 @@ public partial class ThreadingTimerTests
         """);
 
     [Fact]
+    public Task A_field_stored_with_null_coalescing_assignment_changes_type() => Verify.VerifyAsync(
+        """
+        using System.Threading;
+
+        class Reply
+        {
+            private Timer? _timeout;
+
+            public void Arm(TimerCallback onTimeout) => _timeout ??= {|CT0003:new Timer(onTimeout, null, 5000, Timeout.Infinite)|};
+
+            public void Complete() => _timeout?.Dispose();
+        }
+        """,
+        """
+        using System.Threading;
+        using CoarseTimers;
+
+        class Reply
+        {
+            private CoarseTimer? _timeout;
+
+            public void Arm(TimerCallback onTimeout) => _timeout ??= new CoarseTimer(onTimeout, null, 5000, Timeout.Infinite);
+
+            public void Complete() => _timeout?.Dispose();
+        }
+        """);
+
+    [Fact]
     public Task Explicitly_typed_local_changes_type() => Verify.VerifyAsync(
         """
         using System.Threading;

@@ -53,6 +53,42 @@ public partial class TimeoutCancellationTokenSourceTests
         """);
 
     [Fact]
+    public Task A_field_stored_with_null_coalescing_assignment_changes_type() => Verify.VerifyAsync(
+        """
+        using System.Threading;
+
+        class Call
+        {
+            private CancellationTokenSource? _source;
+
+            public CancellationToken Arm()
+            {
+                _source ??= {|CT0002:new CancellationTokenSource(5000)|};
+                return _source.Token;
+            }
+
+            public void Complete() => _source?.Dispose();
+        }
+        """,
+        """
+        using System.Threading;
+        using CoarseTimers;
+
+        class Call
+        {
+            private CoarseCancellationTokenSource? _source;
+
+            public CancellationToken Arm()
+            {
+                _source ??= new CoarseCancellationTokenSource(5000);
+                return _source.Token;
+            }
+
+            public void Complete() => _source?.Dispose();
+        }
+        """);
+
+    [Fact]
     public Task Target_typed_new_and_object_initializer() => Verify.VerifyAsync(
         """
         using System.Threading;
