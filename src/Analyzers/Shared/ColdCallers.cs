@@ -82,6 +82,12 @@ internal sealed class ColdCallers
         string? first = null;
         foreach (var site in sites)
         {
+            if (SymbolEqualityComparer.Default.Equals(site.Caller?.OriginalDefinition, method))
+            {
+                // Recursion enters the member from itself, which adds no way in: its other callers decide.
+                continue;
+            }
+
             var why = site.RareUse switch
             {
                 RareUse.PeriodicTimerCallback => "only called by a periodic timer",
@@ -115,7 +121,7 @@ internal sealed class ColdCallers
 
         foreach (var (call, caller, _) in sites)
         {
-            if (caller is not IMethodSymbol { MethodKind: not MethodKind.AnonymousFunction } callerMethod || ColdContext.Reason(call, callerMethod) is not null ||
+            if (caller is not IMethodSymbol { MethodKind: not MethodKind.AnonymousFunction } callerMethod || ColdContext.Reason(call, MemberOf(callerMethod)) is not null ||
                 EnclosingLoop(call) is null || PacedRunLoop(call) is not null)
             {
                 return false;
@@ -183,6 +189,11 @@ internal sealed class ColdCallers
         var sites = ImmutableArray.CreateBuilder<CallSite>();
         foreach (var token in occurrences.Tokens)
         {
+            if (method.MethodKind == MethodKind.Constructor && HidesCalls(token, method, cancellationToken))
+            {
+                return default;
+            }
+
             var call = CallThrough(token, method, cancellationToken, out var usedOtherwise);
             if (usedOtherwise)
             {
@@ -224,6 +235,63 @@ internal sealed class ColdCallers
         return sites.ToImmutable();
     }
 
+    /// <summary>
+    /// The token names the constructor's type where calls of the constructor follow that the search cannot list: an
+    /// alias of the type (<c>using L = Lease;</c>, then <c>new L()</c>), or the base list of a derived class that calls
+    /// it implicitly (no constructor declared, a constructor without <c>base(...)</c> or <c>this(...)</c>, or a primary
+    /// constructor).
+    /// </summary>
+    private bool HidesCalls(SyntaxToken token, IMethodSymbol constructor, CancellationToken cancellationToken)
+    {
+        if (token.Parent is not SimpleNameSyntax name || token.SyntaxTree is not { } tree)
+        {
+            return false;
+        }
+
+        SyntaxNode node = name;
+        while (node.Parent is QualifiedNameSyntax qualified && qualified.Right == node || node.Parent is AliasQualifiedNameSyntax)
+        {
+            node = node.Parent;
+        }
+
+        var type = constructor.ContainingType.OriginalDefinition;
+        var model = _compilation.GetSemanticModel(tree);
+        if (node.Parent is UsingDirectiveSyntax { Alias: not null })
+        {
+            return SymbolEqualityComparer.Default.Equals(model.GetSymbolInfo(node, cancellationToken).Symbol?.OriginalDefinition, type);
+        }
+
+        if (node.Parent is not BaseTypeSyntax { Parent: BaseListSyntax { Parent: TypeDeclarationSyntax declaration } } baseType ||
+            model.GetDeclaredSymbol(declaration, cancellationToken) is not INamedTypeSymbol derived ||
+            !SymbolEqualityComparer.Default.Equals(derived.BaseType?.OriginalDefinition, type))
+        {
+            return false;
+        }
+
+        if (baseType is PrimaryConstructorBaseTypeSyntax)
+        {
+            return true;
+        }
+
+        foreach (var derivedConstructor in derived.InstanceConstructors)
+        {
+            if (derivedConstructor.IsImplicitlyDeclared)
+            {
+                return true;
+            }
+
+            foreach (var reference in derivedConstructor.DeclaringSyntaxReferences)
+            {
+                if (reference.GetSyntax(cancellationToken) is not ConstructorDeclarationSyntax { Initializer: not null })
+                {
+                    return true;
+                }
+            }
+        }
+
+        return false;
+    }
+
     /// <summary>Why the call <paramref name="call"/> made from <paramref name="caller"/> is cold, or null.</summary>
     private string? CallerReason(IOperation call, ISymbol? caller, int depth, HashSet<IMethodSymbol> visiting, CancellationToken cancellationToken)
     {
@@ -232,8 +300,9 @@ internal sealed class ColdCallers
             return null;
         }
 
-        // A lambda in a cold member is cold as the site itself would be (ColdContext reads the lambda's containing member).
-        if (ColdContext.Reason(call, callerMethod) is { } cold)
+        // A lambda in a cold member is cold as the site itself would be (ColdContext reads the lambda's containing member,
+        // and a local function's name from the call's own ancestors, as for a site in it).
+        if (ColdContext.Reason(call, MemberOf(callerMethod)) is { } cold)
         {
             return $"only called from {cold}";
         }
@@ -254,7 +323,8 @@ internal sealed class ColdCallers
 
         // A call in a loop of its caller runs once per iteration (per message, per request) however rarely the caller
         // runs; a foreach over a collection in a rarely run caller handles the items of one rare pass, so it goes on.
-        if (EnclosingLoop(call) is { } loop && loop is not IForEachLoopOperation)
+        // Not an await foreach: a stream's items arrive for as long as it runs, per message.
+        if (EnclosingLoop(call) is { } loop && loop is not IForEachLoopOperation { IsAsynchronous: false })
         {
             return null;
         }
@@ -289,6 +359,17 @@ internal sealed class ColdCallers
         }
 
         return false;
+    }
+
+    // The member a local function is declared in (through nested local functions); any other method itself.
+    private static IMethodSymbol MemberOf(IMethodSymbol method)
+    {
+        while (method.MethodKind == MethodKind.LocalFunction && method.ContainingSymbol is IMethodSymbol outer)
+        {
+            method = outer;
+        }
+
+        return method;
     }
 
     private static IAnonymousFunctionOperation? EnclosingLambda(IOperation operation)

@@ -48,6 +48,12 @@ internal static class ColdContext
         StringComparer.Ordinal, "Connect", "Reconnect", "Disconnect", "Init", "Initialize", "Bootstrap", "Warmup", "Shutdown", "Teardown", "Terminate",
         "Specialize", "Drain", "Purge", "Cleanup");
 
+    /// <summary>Lifecycle words that a leading Ensure makes a per-use guard (<c>EnsureConnectAsync</c>, <c>EnsureOpenAsync</c>).</summary>
+    private static readonly ImmutableHashSet<string> s_ensureGuardWords = ImmutableHashSet.Create(StringComparer.Ordinal, "Connect", "Open");
+
+    /// <summary>The lifecycle word an ADO.NET connection's member uses per unit of work: a pooled connection is opened per use.</summary>
+    private static readonly ImmutableHashSet<string> s_pooledConnectionWords = ImmutableHashSet.Create(StringComparer.Ordinal, "Open");
+
     /// <summary>
     /// Words that make a method or event a shutdown or exit hook when they stand anywhere in its name
     /// (<c>RegisterExitAction</c>, <c>ProcessExit</c>, <c>OnStopping</c>): what is registered there runs once, at the end.
@@ -136,8 +142,11 @@ internal static class ColdContext
                     return "cancellation path (a CancellationToken.Register callback)";
                 case IAnonymousFunctionOperation when ShutdownCallbackOf(parent) is { } registration:
                     return $"shutdown path (a callback of {registration})";
-                case ILocalFunctionOperation local when NamesLifecycle(local.Symbol.Name):
+                case ILocalFunctionOperation local when NamesLifecycleStep(local.Symbol):
                     return $"lifecycle: {local.Symbol.Name}";
+                case ILocalFunctionOperation local when !inLoop && RareEvent(local.Symbol.Name) is { } rare:
+                    // As for a member: a local function that handles a failure or a reload runs when that happens.
+                    return $"{rare}: {local.Symbol.Name}";
             }
         }
 
@@ -206,7 +215,7 @@ internal static class ColdContext
     {
         if (method.MethodKind is MethodKind.Ordinary or MethodKind.ExplicitInterfaceImplementation or MethodKind.LocalFunction)
         {
-            if (NamesLifecycle(method.Name) && !IsOperationObject(method.ContainingType) && !IsPerUseOpen(method))
+            if (NamesLifecycleStep(method))
             {
                 return $"lifecycle: {method.Name}";
             }
@@ -222,25 +231,29 @@ internal static class ColdContext
     }
 
     /// <summary>
-    /// An Open that runs per use, not once per connection: a member that opens only if needed before each operation
-    /// (<c>EnsureOpenAsync</c>: Ensure leads the name) or an ADO.NET connection's (a type deriving from
-    /// <c>System.Data.Common.DbConnection</c>, by name when unresolved), which a pool serves per unit of work.
+    /// The method's or local function's name says it is a lifecycle step (<see cref="NamesLifecycle"/>), not counting the
+    /// words that there name a per-use guard (<see cref="PerUseWords"/>), and it is not a member of an operation object.
     /// </summary>
-    private static bool IsPerUseOpen(IMethodSymbol method)
+    private static bool NamesLifecycleStep(IMethodSymbol method) =>
+        NamesLifecycle(method.Name, PerUseWords(method)) && !IsOperationObject(method.ContainingType);
+
+    /// <summary>
+    /// The words that name an Open or Connect run per use, not once per connection: Connect and Open in a member that
+    /// opens only if needed before each operation (<c>EnsureConnectAsync</c>, <c>EnsureOpenAsync</c>: Ensure leads the
+    /// name), and Open in an ADO.NET connection's member (a type deriving from <c>System.Data.Common.DbConnection</c>, by
+    /// name when unresolved), which a pool serves per unit of work. Other lifecycle words of such a name still count
+    /// (<c>EnsureConnectAndLoginAsync</c> signs in: a session's set-up).
+    /// </summary>
+    private static ImmutableHashSet<string> PerUseWords(IMethodSymbol method)
     {
-        var words = Words(method.Name);
-        if (words.Contains("Connect"))
+        if (MemberWords(method.Name) is { Count: > 0 } words && words[0] == "Ensure")
         {
-            // EnsureConnectAsync: a guard before each operation, which connects only when it must.
-            return words[0] == "Ensure";
+            return s_ensureGuardWords;
         }
 
-        if (!words.Contains("Open"))
-        {
-            return false;
-        }
-
-        return words[0] == "Ensure" || method.ContainingType?.InheritsFromNamed("DbConnection", "System.Data.Common", orUnresolved: true) == true;
+        return method.ContainingType?.InheritsFromNamed("DbConnection", "System.Data.Common", orUnresolved: true) == true
+            ? s_pooledConnectionWords
+            : ImmutableHashSet<string>.Empty;
     }
 
     /// <summary>
@@ -300,7 +313,11 @@ internal static class ColdContext
     {
         foreach (var parameter in method.Parameters)
         {
-            var words = Words(parameter.Type.Name);
+            // `StopContext? context`: the struct inside the Nullable.
+            var type = parameter.Type is INamedTypeSymbol { OriginalDefinition.SpecialType: SpecialType.System_Nullable_T } nullable
+                ? nullable.TypeArguments[0]
+                : parameter.Type;
+            var words = Words(type.Name);
             if (words.Count < 2 || words[words.Count - 1] is not ("Context" or "Args"))
             {
                 continue;
@@ -310,7 +327,7 @@ internal static class ColdContext
             {
                 if (s_lifecycleWords.Contains(words[i]))
                 {
-                    return parameter.Type.Name;
+                    return type.Name;
                 }
             }
         }
@@ -380,10 +397,17 @@ internal static class ColdContext
     {
         // Read from the syntax, so a hook whose type the compilation cannot resolve (another project's
         // `Application.RegisterExitAction`) still counts: only its name is needed.
-        var name = callback.Syntax.Parent switch
+        // The lambda as written may be parenthesized, cast or wrapped in a delegate creation (`new EventHandler(...)`).
+        var written = callback.Parent is IDelegateCreationOperation { Syntax: ObjectCreationExpressionSyntax creation } ? creation : callback.Syntax;
+        while (written.Parent is ParenthesizedExpressionSyntax or CastExpressionSyntax)
+        {
+            written = written.Parent;
+        }
+
+        var name = written.Parent switch
         {
             ArgumentSyntax { Parent: ArgumentListSyntax { Parent: InvocationExpressionSyntax invocation } } => RightmostName(invocation.Expression),
-            AssignmentExpressionSyntax assignment when assignment.IsKind(SyntaxKind.AddAssignmentExpression) && assignment.Right == callback.Syntax => RightmostName(assignment.Left),
+            AssignmentExpressionSyntax assignment when assignment.IsKind(SyntaxKind.AddAssignmentExpression) && assignment.Right == written => RightmostName(assignment.Left),
             _ => null,
         };
         return name is not null && HasWord(name, s_shutdownHookWords) ? name : null;
@@ -478,13 +502,15 @@ internal static class ColdContext
 
     /// <summary>
     /// A lifecycle step by name: its last word (<see cref="s_lifecycleWords"/>), its leading verb
-    /// (<see cref="s_lifecycleVerbs"/>) or a phase noun anywhere (<see cref="s_lifecyclePhaseNouns"/>).
+    /// (<see cref="s_lifecycleVerbs"/>) or a phase noun anywhere (<see cref="s_lifecyclePhaseNouns"/>); the
+    /// <paramref name="perUseWords"/> do not count as a last word or a leading verb.
     /// </summary>
-    private static bool NamesLifecycle(string name)
+    private static bool NamesLifecycle(string name, ImmutableHashSet<string> perUseWords)
     {
         var words = MemberWords(name);
         var last = LastWordIndex(words);
-        return last >= 0 && (s_lifecycleWords.Contains(words[last]) || s_lifecycleVerbs.Contains(words[0]) || Any(words, s_lifecyclePhaseNouns));
+        return last >= 0 && ((s_lifecycleWords.Contains(words[last]) && !perUseWords.Contains(words[last])) ||
+                             (s_lifecycleVerbs.Contains(words[0]) && !perUseWords.Contains(words[0])) || Any(words, s_lifecyclePhaseNouns));
     }
 
     /// <summary>

@@ -51,7 +51,7 @@ internal static class ColdSite
     {
         foreach (var value in TimeArguments(operation))
         {
-            foreach (var name in NamesRead(value.Syntax, operation.Syntax))
+            foreach (var name in NamesRead(value))
             {
                 var words = ColdContext.Words(name);
                 if (NamesLifecycleTimeout(words, containingSymbol))
@@ -302,22 +302,20 @@ internal static class ColdSite
         type is { Name: "TimeSpan", ContainingNamespace.Name: "System" };
 
     // The identifiers of an argument, and of the initializers of the locals it reads (one level: `var timeout =
-    // parameters.ConnectionTimeout * 1000;`), looked up by name among the enclosing member's declarations.
-    private static IEnumerable<string> NamesRead(SyntaxNode argument, SyntaxNode site)
+    // parameters.ConnectionTimeout * 1000;`): the declarations of the locals the argument binds to, so a local of the
+    // same name elsewhere in the member is not read, and one declared by an earlier top-level statement is.
+    private static IEnumerable<string> NamesRead(IOperation argument)
     {
-        var member = site.FirstAncestorOrSelf<MemberDeclarationSyntax>();
-        foreach (var identifier in argument.DescendantNodesAndSelf().OfType<IdentifierNameSyntax>())
+        foreach (var identifier in argument.Syntax.DescendantNodesAndSelf().OfType<IdentifierNameSyntax>())
         {
-            var name = identifier.Identifier.ValueText;
-            yield return name;
-            if (member is null)
-            {
-                continue;
-            }
+            yield return identifier.Identifier.ValueText;
+        }
 
-            foreach (var declarator in member.DescendantNodes().OfType<VariableDeclaratorSyntax>())
+        foreach (var reference in argument.DescendantsAndSelf().OfType<ILocalReferenceOperation>())
+        {
+            foreach (var declaration in reference.Local.DeclaringSyntaxReferences)
             {
-                if (declarator.Identifier.ValueText == name && declarator.Initializer is { } initializer && declarator.SpanStart < site.SpanStart)
+                if (declaration.GetSyntax() is VariableDeclaratorSyntax { Initializer: { } initializer })
                 {
                     foreach (var read in initializer.Value.DescendantNodesAndSelf().OfType<IdentifierNameSyntax>())
                     {

@@ -239,13 +239,14 @@ internal static class HotPathModel
 
     /// <summary>
     /// <see cref="CalledOnlyFromColdCode(ISymbol, KnownSymbols, bool, CancellationToken)"/> for a site a rule asks about
-    /// on its own (CT0004's long waits): not for one inside a lambda or local function, which may run later, per operation.
+    /// on its own (CT0004's long waits): not for one inside a lambda, which may run later, per operation. A local
+    /// function runs when its member calls it, so its member's callers decide, as for the other rules.
     /// </summary>
     internal static bool CalledOnlyFromColdCode(IOperation operation, ISymbol containingSymbol, KnownSymbols symbols, CancellationToken cancellationToken)
     {
         for (var parent = operation.Parent; parent is not null; parent = parent.Parent)
         {
-            if (parent is IAnonymousFunctionOperation or ILocalFunctionOperation)
+            if (parent is IAnonymousFunctionOperation)
             {
                 return false;
             }

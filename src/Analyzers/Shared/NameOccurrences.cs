@@ -56,7 +56,8 @@ internal sealed class NameOccurrences
             for (; at >= 0 && found.Tokens.Count <= MaxTokens; at = text.IndexOf(n, at + n.Length, System.StringComparison.Ordinal))
             {
                 var token = root.FindToken(at);
-                if (token.IsKind(SyntaxKind.IdentifierToken) && token.SpanStart == at && token.ValueText == n)
+                // The token ends where the name does: `@Arm` (an escaped identifier) spells Arm too.
+                if (token.IsKind(SyntaxKind.IdentifierToken) && token.Span.End == at + n.Length && token.ValueText == n)
                 {
                     found.Tokens.Add(token);
                 }
