@@ -40,7 +40,7 @@ internal static class LinkedTimeoutRewrite
         var delay = arms[0];
         var armReceiver = ((MemberAccessExpressionSyntax)((InvocationExpressionSyntax)cancelAfter.Syntax).Expression).Expression;
         var others = storage.WithoutReference(armReceiver);
-        if (storage.References.Any(r => delay.Span.Contains(r.Span)) ||
+        if (storage.References.Any(r => delay.Span.Contains(r.Span)) || MayHoldAnotherSite(delay) ||
             !others.UsedOnlyThrough(member => !IsRearm(member, symbols), static _ => false, symbols, model, cancellationToken))
         {
             return null;
@@ -59,6 +59,14 @@ internal static class LinkedTimeoutRewrite
             DocumentEdit.Remove(armStatement),
         };
     }
+
+    /// <summary>
+    /// The delay moves into the creation as it was written, so it must not hold a site another fix edits (a lambda, a
+    /// <c>new</c>, a <c>Delay</c> or <c>SpinUntil</c> call): that edit would be lost with the removed statement.
+    /// </summary>
+    private static bool MayHoldAnotherSite(ArgumentSyntax delay) =>
+        delay.DescendantNodesAndSelf().Any(node => node is AnonymousFunctionExpressionSyntax or BaseObjectCreationExpressionSyntax ||
+            node is InvocationExpressionSyntax invocation && ColdContext.RightmostName(invocation.Expression) is "Delay" or "SpinUntil");
 
     /// <summary>
     /// <c>CreateLinkedTokenSource(token)</c>: the one-token overload, or, where a target has none (netstandard2.0, .NET

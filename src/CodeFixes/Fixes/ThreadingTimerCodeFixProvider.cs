@@ -40,13 +40,14 @@ public sealed class ThreadingTimerCodeFixProvider : CoarseTimersCodeFixProvider
         var storage = Storage.Of(operation);
         var storageType = Storage.TypeOf(storage);
 
-        bool ImplementedByCoarseTimer(ITypeSymbol? type) => IsInterfaceCoarseTimerImplements(type, symbols);
         if (storage is null || !storageType.Is(symbols.Timer))
         {
-            // Not stored as a Timer: fine where only IDisposable/IAsyncDisposable/ITimer is needed, or the value is discarded.
-            var converted = model.GetTypeInfo(creation, cancellationToken).ConvertedType;
-            var discarded = creation.Parent is ExpressionStatementSyntax;
-            if (creation is ImplicitObjectCreationExpressionSyntax || !(discarded || ImplementedByCoarseTimer(converted)))
+            // Not stored as a Timer: safe where nothing can tell the types apart: a timer discarded, the resource of a
+            // `using`, or kept in a variable of an interface CoarseTimer implements (IDisposable, ITimer) that is only
+            // used through its members. Handed on, it could be tested for Timer (`d is Timer t` then
+            // `t.Dispose(waitHandle)`), which a CoarseTimer fails.
+            var unreachable = creation.Parent is ExpressionStatementSyntax or UsingStatementSyntax;
+            if (creation is ImplicitObjectCreationExpressionSyntax || !(unreachable || IsKeptAsInterface(storage, storageType, symbols, model, cancellationToken)))
             {
                 return null;
             }
@@ -54,7 +55,8 @@ public sealed class ThreadingTimerCodeFixProvider : CoarseTimersCodeFixProvider
             return new[] { RewriteCreation(creation, model) };
         }
 
-        if (StorageAnalysis.Analyze(storage, model, cancellationToken) is not { } analysis || !analysis.UsedOnlyThrough(member => CoarseTimerHasTheSame(member, symbols), ImplementedByCoarseTimer, symbols, model, cancellationToken))
+        if (StorageAnalysis.Analyze(storage, model, cancellationToken) is not { } analysis ||
+            !analysis.UsedOnlyThrough(member => CoarseTimerHasTheSame(member, symbols), static _ => false, symbols, model, cancellationToken))
         {
             return null;
         }
@@ -62,9 +64,20 @@ public sealed class ThreadingTimerCodeFixProvider : CoarseTimersCodeFixProvider
         var edits = new List<DocumentEdit>();
         foreach (var value in analysis.AssignedValues)
         {
-            if (value.IsKind(SyntaxKind.NullLiteralExpression) || value is ImplicitObjectCreationExpressionSyntax)
+            if (value.IsKind(SyntaxKind.NullLiteralExpression))
             {
-                // Target-typed `new(...)` follows the declaration's new type.
+                continue;
+            }
+
+            if (value is ImplicitObjectCreationExpressionSyntax)
+            {
+                // Target-typed `new(...)` follows the declaration's new type, so it must be a timer creation the rewrite
+                // keeps safe: not `new(callback)` handing itself to a callback that reads it.
+                if (model.GetOperation(value, cancellationToken) is not IObjectCreationOperation implicitCreation || HandsItselfToACallbackThatReadsIt(implicitCreation))
+                {
+                    return null;
+                }
+
                 continue;
             }
 
@@ -83,6 +96,11 @@ public sealed class ThreadingTimerCodeFixProvider : CoarseTimersCodeFixProvider
 
         return edits;
     }
+
+    private static bool IsKeptAsInterface(ISymbol? storage, ITypeSymbol? storageType, KnownSymbols symbols, SemanticModel model, CancellationToken cancellationToken) =>
+        storage is not null && storageType is INamedTypeSymbol { TypeKind: TypeKind.Interface } face && symbols.CoarseTimer is { } coarse &&
+        coarse.AllInterfaces.Contains(face, SymbolEqualityComparer.Default) &&
+        StorageAnalysis.Analyze(storage, model, cancellationToken) is { } held && held.UsedOnlyThrough(static _ => true, static _ => false, symbols, model, cancellationToken);
 
     private static bool IsTimerCreation(ObjectCreationExpressionSyntax creation, SemanticModel model, KnownSymbols symbols, CancellationToken cancellationToken) =>
         model.GetOperation(creation, cancellationToken) is IObjectCreationOperation operation && ThreadingTimerAnalyzer.Matches(operation, symbols) &&
@@ -140,11 +158,6 @@ public sealed class ThreadingTimerCodeFixProvider : CoarseTimersCodeFixProvider
 
         return false;
     }
-
-    /// <summary>An interface the runtime's <c>CoarseTimer</c> implements (<c>IDisposable</c>, <c>IAsyncDisposable</c>, <c>ITimer</c>).</summary>
-    private static bool IsInterfaceCoarseTimerImplements(ITypeSymbol? type, KnownSymbols symbols) =>
-        type is INamedTypeSymbol { TypeKind: TypeKind.Interface } face && symbols.CoarseTimer is { } coarse &&
-        coarse.AllInterfaces.Contains(face, SymbolEqualityComparer.Default);
 
     private static DocumentEdit RewriteCreation(BaseObjectCreationExpressionSyntax creation, SemanticModel model) =>
         new(creation, current => ObjectCreationRewrite.WithType((BaseObjectCreationExpressionSyntax)current, RuntimeNames.Type(RuntimeNames.CoarseTimer, model, creation.SpanStart)));

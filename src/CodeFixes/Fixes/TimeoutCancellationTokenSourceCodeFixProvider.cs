@@ -106,7 +106,7 @@ public sealed class TimeoutCancellationTokenSourceCodeFixProvider : CoarseTimers
         {
             var symbols = _symbols;
             if (!storage.AssignedValues.Any(v => !v.IsKind(SyntaxKind.NullLiteralExpression)) ||
-                !storage.UsedOnlyThrough(member => IsNotReset(member, symbols), static type => type is { TypeKind: TypeKind.Interface }, _symbols, _model, _cancellationToken))
+                !storage.UsedOnlyThrough(member => IsNotReset(member, symbols), static _ => false, _symbols, _model, _cancellationToken))
             {
                 return null;
             }

@@ -35,7 +35,7 @@ internal static class TimeoutTokenRewrite
             token.Property.ContainingType.Is(symbols.CancellationTokenSource) &&
             (IsPassedAsToken(token.Syntax, model, symbols, cancellationToken) || IsKeptOnlyToPass(token, model, symbols, cancellationToken) || TimerLifetime.TokenReturned(creation)))
         {
-            return new[] { new DocumentEdit(token.Syntax, current => After(arguments, model, syntax.SpanStart).WithTriviaFrom(current)) };
+            return new[] { new DocumentEdit(token.Syntax, current => After(ArgumentsNow(current, arguments), model, syntax.SpanStart).WithTriviaFrom(current)) };
         }
 
         if (Storage.Of(creation) is not ILocalSymbol local ||
@@ -68,9 +68,11 @@ internal static class TimeoutTokenRewrite
         }
 
         // A Dispose() that may run before a token read makes that read throw ObjectDisposedException; the shared token
-        // would not. Each must follow every read in the text, and not sit in a loop that runs the reads again.
+        // would not. Each must follow every read in the text, and not sit in a loop that runs the reads again (nor in a
+        // function with a `goto`, which can jump back to them).
         var tokenReads = storage.References.Where(reference => !IsDispose(reference.Parent)).ToList();
-        if (disposeCalls.Any(call => tokenReads.Any(read => read.SpanStart > call.SpanStart) || InLoopOutside(call, scope)))
+        if (disposeCalls.Any(call => tokenReads.Any(read => read.SpanStart > call.SpanStart) || InLoopOutside(call, scope)) ||
+            (disposeCalls.Count > 0 && StorageAnalysis.FunctionOf(scope)?.DescendantNodes().OfType<GotoStatementSyntax>().Any() == true))
         {
             return null;
         }
@@ -102,8 +104,8 @@ internal static class TimeoutTokenRewrite
         var position = syntax.SpanStart;
         edits.Add(new DocumentEdit(scope, current => current switch
         {
-            LocalDeclarationStatementSyntax statement => TokenDeclaration(tokenName, After(arguments, model, position)).WithTriviaFrom(statement),
-            UsingStatementSyntax statement => UsingAsBlock(statement, TokenDeclaration(tokenName, After(arguments, model, position))),
+            LocalDeclarationStatementSyntax statement => TokenDeclaration(tokenName, After(ArgumentsNow(current, arguments), model, position)).WithTriviaFrom(statement),
+            UsingStatementSyntax statement => UsingAsBlock(statement, TokenDeclaration(tokenName, After(ArgumentsNow(current, arguments), model, position))),
             _ => current,
         }));
         return edits;
@@ -323,6 +325,23 @@ internal static class TimeoutTokenRewrite
         }
 
         return false;
+    }
+
+    /// <summary>
+    /// The source's argument list as it stands in <paramref name="current"/> (the `.Token` read, or the declaration),
+    /// after any edit nested in it (a site inside the timeout's own argument): rebuilding from the original would undo
+    /// that edit. The original when the shape is not found.
+    /// </summary>
+    private static ArgumentListSyntax ArgumentsNow(SyntaxNode current, ArgumentListSyntax original)
+    {
+        var creation = current switch
+        {
+            MemberAccessExpressionSyntax access => access.Expression,
+            LocalDeclarationStatementSyntax statement => statement.Declaration.Variables.FirstOrDefault()?.Initializer?.Value,
+            UsingStatementSyntax statement => statement.Declaration?.Variables.FirstOrDefault()?.Initializer?.Value,
+            _ => null,
+        };
+        return creation is BaseObjectCreationExpressionSyntax { ArgumentList: { Arguments.Count: 1 } arguments } ? arguments : original;
     }
 
     private static InvocationExpressionSyntax After(ArgumentListSyntax arguments, SemanticModel model, int position) =>

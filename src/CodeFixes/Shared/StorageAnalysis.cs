@@ -19,12 +19,16 @@ namespace CoarseTimers.CodeFixes.Shared;
 /// </summary>
 internal sealed class StorageAnalysis
 {
-    private StorageAnalysis(TypeSyntax? declaredType, IReadOnlyList<IdentifierNameSyntax> references, IReadOnlyList<ExpressionSyntax> assignedValues)
+    private StorageAnalysis(ITypeSymbol? storageType, TypeSyntax? declaredType, IReadOnlyList<IdentifierNameSyntax> references, IReadOnlyList<ExpressionSyntax> assignedValues)
     {
+        StorageType = storageType;
         DeclaredType = declaredType;
         References = references;
         AssignedValues = assignedValues;
     }
+
+    /// <summary>The type the storage is declared with (the BCL type the rewrite replaces).</summary>
+    public ITypeSymbol? StorageType { get; }
 
     /// <summary>The declaration's type syntax (<c>var</c> included), or null when the storage has none in this document.</summary>
     public TypeSyntax? DeclaredType { get; }
@@ -77,7 +81,10 @@ internal sealed class StorageAnalysis
                 break;
             // An explicit interface implementation is private too, but its type is the interface's: it cannot be retyped.
             case IPropertySymbol { DeclaredAccessibility: Accessibility.Private, ExplicitInterfaceImplementations.IsEmpty: true } property:
-                if (property.DeclaringSyntaxReferences.FirstOrDefault()?.GetSyntax(cancellationToken) is not PropertyDeclarationSyntax propertyDeclaration ||
+                // One declaration: a partial property's two parts must keep one type, and only one would be retyped.
+                if (property.DeclaringSyntaxReferences.Length != 1 ||
+                    property.DeclaringSyntaxReferences[0].GetSyntax(cancellationToken) is not PropertyDeclarationSyntax propertyDeclaration ||
+                    propertyDeclaration.Modifiers.Any(SyntaxKind.PartialKeyword) ||
                     propertyDeclaration.SyntaxTree != model.SyntaxTree || propertyDeclaration.AccessorList is null ||
                     propertyDeclaration.AccessorList.Accessors.Any(a => a.Body is not null || a.ExpressionBody is not null))
                 {
@@ -107,8 +114,10 @@ internal sealed class StorageAnalysis
         var references = new List<IdentifierNameSyntax>();
         foreach (var identifier in scope.DescendantNodes().OfType<IdentifierNameSyntax>())
         {
+            // By original definition: `other._timer` on another instantiation of a generic type (`Box<int>` in `Box<T>`)
+            // is the same field, and a use the rewrite must see.
             if (identifier.Identifier.ValueText != symbol.Name ||
-                !SymbolEqualityComparer.Default.Equals(model.GetSymbolInfo(identifier, cancellationToken).Symbol, symbol))
+                !SymbolEqualityComparer.Default.Equals(model.GetSymbolInfo(identifier, cancellationToken).Symbol?.OriginalDefinition, symbol.OriginalDefinition))
             {
                 continue;
             }
@@ -120,7 +129,7 @@ internal sealed class StorageAnalysis
             }
         }
 
-        return new StorageAnalysis(declaredType, references, values);
+        return new StorageAnalysis(Storage.TypeOf(symbol), declaredType, references, values);
     }
 
     /// <summary>
@@ -165,7 +174,7 @@ internal sealed class StorageAnalysis
 
     /// <summary>The same analysis without one reference (the site a rewrite removes).</summary>
     public StorageAnalysis WithoutReference(SyntaxNode reference) =>
-        new(DeclaredType, References.Where(r => r != reference).ToList(), AssignedValues);
+        new(StorageType, DeclaredType, References.Where(r => r != reference).ToList(), AssignedValues);
 
     /// <summary>
     /// True when every reference only uses members on it that <paramref name="allowedMember"/> accepts (never an
@@ -210,9 +219,34 @@ internal sealed class StorageAnalysis
 
         return true;
 
+        // A member of the storage's own type or one it derives from: never an extension (an extension method, or a
+        // member of a C# 14 extension block, which sees the receiver as its declared type), nor a member of object that
+        // tells the type apart (GetType, ToString).
         bool IsAllowed(SimpleNameSyntax member) =>
             model.GetSymbolInfo(member, cancellationToken).Symbol is { } symbol &&
-            symbol is not IMethodSymbol { MethodKind: MethodKind.ReducedExtension } && allowedMember(symbol);
+            symbol is not IMethodSymbol { MethodKind: MethodKind.ReducedExtension } &&
+            symbol is not IMethodSymbol { Name: nameof(GetType) or nameof(ToString), ContainingType.SpecialType: SpecialType.System_Object } &&
+            IsDeclaredBy(symbol.ContainingType, StorageType) &&
+            allowedMember(symbol);
+    }
+
+    // `owner` is the storage's type, a base type of it or an interface it implements: a member its own instances have.
+    private static bool IsDeclaredBy(INamedTypeSymbol? owner, ITypeSymbol? storageType)
+    {
+        if (owner is null || storageType is null)
+        {
+            return false;
+        }
+
+        for (var type = storageType; type is not null; type = type.BaseType)
+        {
+            if (SymbolEqualityComparer.Default.Equals(type.OriginalDefinition, owner.OriginalDefinition))
+            {
+                return true;
+            }
+        }
+
+        return storageType.AllInterfaces.Any(face => SymbolEqualityComparer.Default.Equals(face.OriginalDefinition, owner.OriginalDefinition));
     }
 
     private static bool IsGcKeepAlive(InvocationExpressionSyntax invocation, KnownSymbols symbols, SemanticModel model, CancellationToken cancellationToken) =>

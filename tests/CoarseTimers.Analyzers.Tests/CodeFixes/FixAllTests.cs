@@ -125,7 +125,7 @@ public partial class FixAllTests
             void M()
             {
                 _timer = {|CT0003:new Timer(_ => { using var inner = {|CT0003:new Timer(_ => { }, null, 1, 1)|}; }, null, 2, 2)|};
-                IDisposable[] pair = { {|CT0003:new Timer(_ => { }, null, 3, 3)|}, {|CT0003:new Timer(_ => { }, null, 4, 4)|} };
+                using (var third = {|CT0003:new Timer(_ => { }, null, 3, 3)|}) using (var fourth = {|CT0003:new Timer(_ => { }, null, 4, 4)|}) { }
                 _timer.Dispose();
             }
         }
@@ -142,7 +142,7 @@ public partial class FixAllTests
             void M()
             {
                 _timer = new CoarseTimer(_ => { using var inner = new CoarseTimer(_ => { }, null, 1, 1); }, null, 2, 2);
-                IDisposable[] pair = { new CoarseTimer(_ => { }, null, 3, 3), new CoarseTimer(_ => { }, null, 4, 4) };
+                using (var third = new CoarseTimer(_ => { }, null, 3, 3)) using (var fourth = new CoarseTimer(_ => { }, null, 4, 4)) { }
                 _timer.Dispose();
             }
         }

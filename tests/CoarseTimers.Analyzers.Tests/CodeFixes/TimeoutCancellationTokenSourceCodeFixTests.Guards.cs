@@ -443,4 +443,115 @@ public partial class TimeoutCancellationTokenSourceTests
             }
         }
         """);
+
+    [Fact]
+    public Task A_source_whose_type_is_asked_or_printed_keeps_the_BCL_type() => Verify.VerifyNotOfferedAsync(
+        """
+        using System;
+        using System.Threading;
+
+        class C
+        {
+            void M()
+            {
+                var typed = {|CT0002:new CancellationTokenSource(1000)|};
+                Console.WriteLine(typed.GetType() == typeof(CancellationTokenSource));
+                var printed = {|CT0002:new CancellationTokenSource(1000)|};
+                Console.WriteLine(printed.ToString());
+            }
+        }
+        """);
+
+    [Fact]
+    public Task A_field_read_through_another_instantiation_of_its_generic_type_keeps_the_BCL_type() => Verify.VerifyNotOfferedAsync(
+        """
+        using System.Threading;
+
+        class Box<T>
+        {
+            private CancellationTokenSource? _source;
+
+            public void Arm() => _source = {|CT0002:new CancellationTokenSource(1000)|};
+
+            public static CancellationTokenSource? Peek(Box<int> other) => other._source;
+        }
+        """);
+
+    [Fact]
+    public Task A_source_disposed_before_a_goto_jumps_back_to_its_token_keeps_its_dispose() => Verify.VerifyAsync(
+        """
+        using System.Threading;
+        using System.Threading.Tasks;
+
+        class C
+        {
+            async Task M(SemaphoreSlim gate)
+            {
+                var round = 0;
+                var cts = {|CT0002:new CancellationTokenSource(1000)|};
+            again:
+                await gate.WaitAsync(10, cts.Token);
+                cts.Dispose();
+                if (++round < 2) goto again;
+            }
+        }
+        """,
+        """
+        using System.Threading;
+        using System.Threading.Tasks;
+        using CoarseTimers;
+
+        class C
+        {
+            async Task M(SemaphoreSlim gate)
+            {
+                var round = 0;
+                var cts = new CoarseCancellationTokenSource(1000);
+            again:
+                await gate.WaitAsync(10, cts.Token);
+                cts.Dispose();
+                if (++round < 2) goto again;
+            }
+        }
+        """);
+
+    [Fact]
+    public Task A_site_inside_the_timeout_argument_keeps_its_own_rewrite() => Verify.VerifyAsync(
+        """
+        using System;
+        using System.Threading;
+        using System.Threading.Tasks;
+
+        class C
+        {
+            private CancellationTokenSource? _inner;
+
+            static int Compute(Func<int> f) => f();
+
+            async Task M(SemaphoreSlim gate)
+            {
+                var cts = {|CT0002:new CancellationTokenSource(Compute(() => { _inner = {|CT0002:new CancellationTokenSource(50)|}; return 1000; }))|};
+                await gate.WaitAsync(10, cts.Token);
+            }
+        }
+        """,
+        """
+        using System;
+        using System.Threading;
+        using System.Threading.Tasks;
+        using CoarseTimers;
+
+        class C
+        {
+            private CoarseCancellationTokenSource? _inner;
+
+            static int Compute(Func<int> f) => f();
+
+            async Task M(SemaphoreSlim gate)
+            {
+                var ctsToken = CoarseTimeout.After(Compute(() => { _inner = new CoarseCancellationTokenSource(50); return 1000; }));
+                await gate.WaitAsync(10, ctsToken);
+            }
+        }
+        """);
 }
