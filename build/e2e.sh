@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end: what a user does with the package, on a copy of samples/SampleService.
 #   pack -> install from a local feed (private NuGet cache) -> build shows CT warnings -> -warnaserror fails
-#   -> analysis modes (errors, none; the user's own .editorconfig/.globalconfig wins) -> a baseline accepts today's
+#   -> analysis modes (errors, none; the user's own .editorconfig/.globalconfig wins; a category setting reaches default) -> a baseline accepts today's
 #   sites and fails only a new one -> the packed analyzers load and report on Roslyn 4.8 (tools/AnalyzerHost)
 #   -> dotnet format analyzers applies every fix -> -warnaserror succeeds -> the sample prints the same summary.
 # Every step is checked; the script prints a short report and exits non-zero if any step failed.
@@ -105,6 +105,14 @@ else
   step "user .editorconfig/.globalconfig win" FAIL "see log"; grep -E 'CT000[1-4]' "$work/mode-user.log" | sort -u
 fi
 rm -f "$sample/.editorconfig" "$sample/.globalconfig"
+
+# 5c. In the default mode (unset) a category-wide setting reaches the rules, as for any analyzer: the mode sets no
+# per-rule severity that would outrank it.
+printf 'root = true\n[*.cs]\ndotnet_analyzer_diagnostic.category-Performance.severity = none\n' >"$sample/.editorconfig"
+(cd "$sample" && dotnet build --no-incremental >"$work/mode-category.log" 2>&1)
+n="$(grep -cE 'CT000[1-4]' "$work/mode-category.log")"
+step "category setting reaches default mode" "$([ "$n" -eq 0 ] && grep -q 'Build succeeded' "$work/mode-category.log" && echo ok || echo FAIL)" "$n CT diagnostics with category-Performance = none"
+rm -f "$sample/.editorconfig"
 
 # 5c. Baseline: accept today's sites, survive an unrelated edit, fail only on a new hot-path timer.
 if (cd "$sample" && dotnet build --no-incremental -p:CoarseTimersAnalysisMode=errors -p:CoarseTimersUpdateBaseline=true >"$work/baseline-write.log" 2>&1) && [ -f "$sample/CoarseTimers.baseline" ]; then

@@ -34,7 +34,7 @@ internal sealed class ColdCallers
     private readonly Compilation _compilation;
     private readonly KnownSymbols _symbols;
     private readonly NameOccurrences _names;
-    private readonly ConcurrentDictionary<(IMethodSymbol Method, int Depth), string?> _answers = new();
+    private readonly ConcurrentDictionary<(IMethodSymbol Method, int Depth, long PollingThreshold), string?> _answers = new();
     private readonly ConcurrentDictionary<IMethodSymbol, ImmutableArray<CallSite>> _sites = new(SymbolEqualityComparer.Default);
 
     public ColdCallers(Compilation compilation, KnownSymbols symbols, NameOccurrences names)
@@ -45,9 +45,14 @@ internal sealed class ColdCallers
     }
 
     /// <summary>Why every caller of <paramref name="method"/> is cold (<c>only called from lifecycle: StartAsync</c>), or null.</summary>
-    public string? Reason(IMethodSymbol method, CancellationToken cancellationToken) => Reason(method.OriginalDefinition, MaxDepth, new HashSet<IMethodSymbol>(SymbolEqualityComparer.Default), cancellationToken);
+    /// <remarks>
+    /// <paramref name="pollingThresholdMilliseconds"/> is the asking site's <c>polling_threshold_ms</c>: it decides which
+    /// callers' loops are paced (a loop that sleeps only short polling delays is not).
+    /// </remarks>
+    public string? Reason(IMethodSymbol method, long pollingThresholdMilliseconds, CancellationToken cancellationToken) =>
+        Reason(method.OriginalDefinition, MaxDepth, pollingThresholdMilliseconds, new HashSet<IMethodSymbol>(SymbolEqualityComparer.Default), cancellationToken);
 
-    private string? Reason(IMethodSymbol method, int depth, HashSet<IMethodSymbol> visiting, CancellationToken cancellationToken)
+    private string? Reason(IMethodSymbol method, int depth, long pollingThresholdMilliseconds, HashSet<IMethodSymbol> visiting, CancellationToken cancellationToken)
     {
         if (depth <= 0 || !CanSeeEveryCaller(method) || !visiting.Add(method))
         {
@@ -56,13 +61,13 @@ internal sealed class ColdCallers
 
         try
         {
-            if (_answers.TryGetValue((method, depth), out var known))
+            if (_answers.TryGetValue((method, depth, pollingThresholdMilliseconds), out var known))
             {
                 return known;
             }
 
-            var answer = Compute(method, depth, visiting, cancellationToken);
-            _answers.TryAdd((method, depth), answer);
+            var answer = Compute(method, depth, pollingThresholdMilliseconds, visiting, cancellationToken);
+            _answers.TryAdd((method, depth, pollingThresholdMilliseconds), answer);
             return answer;
         }
         finally
@@ -71,7 +76,7 @@ internal sealed class ColdCallers
         }
     }
 
-    private string? Compute(IMethodSymbol method, int depth, HashSet<IMethodSymbol> visiting, CancellationToken cancellationToken)
+    private string? Compute(IMethodSymbol method, int depth, long pollingThresholdMilliseconds, HashSet<IMethodSymbol> visiting, CancellationToken cancellationToken)
     {
         var sites = CallSites(method, cancellationToken);
         if (sites.IsDefaultOrEmpty)
@@ -92,7 +97,7 @@ internal sealed class ColdCallers
             {
                 RareUse.PeriodicTimerCallback => "only called by a periodic timer",
                 RareUse.CancellationCallback => "only called when a token is cancelled",
-                _ => CallerReason(site.Call, site.Caller, depth, visiting, cancellationToken),
+                _ => CallerReason(site.Call, site.Caller, depth, pollingThresholdMilliseconds, visiting, cancellationToken),
             };
             if (why is null)
             {
@@ -111,7 +116,7 @@ internal sealed class ColdCallers
     /// loop does not make the member's own delays backoff: they are on its normal path. Callers are not followed further,
     /// and the call sites must all be seen.
     /// </summary>
-    public bool IsCalledInLoops(IMethodSymbol method, CancellationToken cancellationToken)
+    public bool IsCalledInLoops(IMethodSymbol method, long pollingThresholdMilliseconds, CancellationToken cancellationToken)
     {
         var sites = PlainCallSites(method, cancellationToken);
         if (sites.IsDefault)
@@ -121,8 +126,8 @@ internal sealed class ColdCallers
 
         foreach (var (call, caller, _) in sites)
         {
-            if (caller is not IMethodSymbol { MethodKind: not MethodKind.AnonymousFunction } callerMethod || ColdContext.Reason(call, MemberOf(callerMethod)) is not null ||
-                EnclosingLoop(call) is null || PacedRunLoop(call) is not null)
+            if (caller is not IMethodSymbol { MethodKind: not MethodKind.AnonymousFunction } callerMethod || ColdContext.Reason(call, MemberOf(callerMethod), _symbols.IsTestProject) is not null ||
+                EnclosingLoop(call) is null || PacedRunLoop(call, pollingThresholdMilliseconds) is not null)
             {
                 return false;
             }
@@ -293,7 +298,7 @@ internal sealed class ColdCallers
     }
 
     /// <summary>Why the call <paramref name="call"/> made from <paramref name="caller"/> is cold, or null.</summary>
-    private string? CallerReason(IOperation call, ISymbol? caller, int depth, HashSet<IMethodSymbol> visiting, CancellationToken cancellationToken)
+    private string? CallerReason(IOperation call, ISymbol? caller, int depth, long pollingThresholdMilliseconds, HashSet<IMethodSymbol> visiting, CancellationToken cancellationToken)
     {
         if (caller is not IMethodSymbol callerMethod)
         {
@@ -302,12 +307,12 @@ internal sealed class ColdCallers
 
         // A lambda in a cold member is cold as the site itself would be (ColdContext reads the lambda's containing member,
         // and a local function's name from the call's own ancestors, as for a site in it).
-        if (ColdContext.Reason(call, MemberOf(callerMethod)) is { } cold)
+        if (ColdContext.Reason(call, MemberOf(callerMethod), _symbols.IsTestProject) is { } cold)
         {
             return $"only called from {cold}";
         }
 
-        if (PacedRunLoop(call) is not null)
+        if (PacedRunLoop(call, pollingThresholdMilliseconds) is not null)
         {
             return $"only called once per period of a paced loop in {callerMethod.Name}";
         }
@@ -339,7 +344,7 @@ internal sealed class ColdCallers
             return $"only called from the constructor of {callerMethod.ContainingType.Name}, a service that starts a periodic timer";
         }
 
-        return Reason(callerMethod.OriginalDefinition, depth - 1, visiting, cancellationToken);
+        return Reason(callerMethod.OriginalDefinition, depth - 1, pollingThresholdMilliseconds, visiting, cancellationToken);
     }
 
     /// <summary>
@@ -527,13 +532,13 @@ internal sealed class ColdCallers
     }
 
     /// <summary>A run loop paced by a periodic wait that holds <paramref name="operation"/> (<see cref="HotPathModel.IsPacedRunLoop"/>), if any.</summary>
-    private ILoopOperation? PacedRunLoop(IOperation operation)
+    private ILoopOperation? PacedRunLoop(IOperation operation, long pollingThresholdMilliseconds)
     {
         for (IOperation? child = operation, parent = operation.Parent; parent is not null; child = parent, parent = parent.Parent)
         {
             switch (parent)
             {
-                case ILoopOperation loop when ReferenceEquals(loop.Body, child) && HotPathModel.IsPacedRunLoop(loop, _symbols, AnalyzerSettings.Defaults.PollingThresholdMilliseconds):
+                case ILoopOperation loop when ReferenceEquals(loop.Body, child) && HotPathModel.IsPacedRunLoop(loop, _symbols, pollingThresholdMilliseconds):
                     return loop;
                 case IAnonymousFunctionOperation:
                     return null;
@@ -583,6 +588,38 @@ internal sealed class ColdCallers
     /// paced loop's body does.
     /// </summary>
     public bool IsPeriodicTimerCallback(IAnonymousFunctionOperation lambda) => PeriodicTimerOf(lambda) is not null || RearmsItsOwnTimer(lambda);
+
+    /// <summary>
+    /// <paramref name="localFunction"/> is used only as the callback of periodic <c>new Timer(...)</c>s of its member
+    /// (<c>new Timer(OnTick, null, 0, 5000)</c>, at least once, and never called or used otherwise): it runs once per
+    /// period, as a lambda or a method given to such a timer does.
+    /// </summary>
+    public bool IsPeriodicTimerCallback(ILocalFunctionOperation localFunction)
+    {
+        var used = false;
+        foreach (var node in localFunction.Root().Descendants())
+        {
+            var target = node switch
+            {
+                IMethodReferenceOperation reference => reference.Method,
+                IInvocationOperation invocation => invocation.TargetMethod,
+                _ => null,
+            };
+            if (target is null || !SymbolEqualityComparer.Default.Equals(target.OriginalDefinition, localFunction.Symbol.OriginalDefinition))
+            {
+                continue;
+            }
+
+            if (node is not IMethodReferenceOperation || PeriodicTimerOf(node) is null)
+            {
+                return false;
+            }
+
+            used = true;
+        }
+
+        return used;
+    }
 
     /// <summary>
     /// <paramref name="lambda"/> is the callback of a <c>new Timer(...)</c> and re-arms that same timer with <c>Change</c>

@@ -125,8 +125,13 @@ internal static class ColdContext
     private static readonly ImmutableHashSet<string> s_testSupportWords = ImmutableHashSet.Create(
         StringComparer.Ordinal, "Common", "Utilities", "Utils", "Helpers", "Support", "Infrastructure", "Shared", "Host", "Framework", "Kit");
 
-    /// <summary>Why <paramref name="operation"/> runs rarely, or null when nothing says so.</summary>
-    public static string? Reason(IOperation operation, ISymbol containingSymbol)
+    /// <summary>
+    /// Why <paramref name="operation"/> runs rarely, or null when nothing says so. In a test project
+    /// (<paramref name="inTestProject"/>) test words in type and namespace names say nothing the project does not: it is
+    /// cold as a whole unless <c>analyze_test_projects</c> turns it back on, and then its test-named types
+    /// (<c>Contoso.Gateway.Tests</c>, <c>GatewayTests</c>) are what the option asks to analyze.
+    /// </summary>
+    public static string? Reason(IOperation operation, ISymbol containingSymbol, bool inTestProject)
     {
         var inLoop = false;
         for (var parent = operation.Parent; parent is not null; parent = parent.Parent)
@@ -155,7 +160,7 @@ internal static class ColdContext
             if (symbol is INamedTypeSymbol type)
             {
                 // A controller or hub serves requests whatever its name says (a `ConnectController` issues tokens per request).
-                if (((HotPathModel.IsPerRequestType(type) ? null : ContainerReason(type.Name, type.Name)) ?? SetUpTypeReason(type.Name) ??
+                if (((HotPathModel.IsPerRequestType(type) ? null : ContainerReason(type.Name, type.Name, inTestProject)) ?? SetUpTypeReason(type.Name) ??
                      ConfigurationProviderReason(type) ?? HealthCheckReason(type)) is { } reason)
                 {
                     return reason;
@@ -169,7 +174,7 @@ internal static class ColdContext
 
         for (var ns = containingSymbol.ContainingNamespace; ns is { IsGlobalNamespace: false }; ns = ns.ContainingNamespace)
         {
-            if (ContainerReason(ns.Name, "namespace " + ns.Name) is { } reason)
+            if (ContainerReason(ns.Name, "namespace " + ns.Name, inTestProject) is { } reason)
             {
                 return reason;
             }
@@ -195,18 +200,18 @@ internal static class ColdContext
     /// (<see cref="ColdSite.TimeNameReason"/>). Not for the call sites <see cref="ColdCallers"/> weighs: a call
     /// that passes a connect timeout along says less about how often it runs than the timer that consumes it.
     /// </summary>
-    public static string? SiteReason(IOperation operation, ISymbol containingSymbol) =>
-        Reason(operation, containingSymbol) ?? ColdSite.TimeNameReason(operation, containingSymbol);
+    public static string? SiteReason(IOperation operation, ISymbol containingSymbol, bool inTestProject) =>
+        Reason(operation, containingSymbol, inTestProject) ?? ColdSite.TimeNameReason(operation, containingSymbol);
 
     private static string? SetUpTypeReason(string name) => HasWord(name, s_setUpTypeWords) ? $"set-up: {name}" : null;
 
     // What the name of a containing type or namespace says, words split once: lifecycle, housekeeping or test code.
-    private static string? ContainerReason(string name, string shown)
+    private static string? ContainerReason(string name, string shown, bool inTestProject)
     {
         var words = Words(name);
         return Any(words, s_lifecycleTypeWords) ? $"lifecycle: {shown}" :
                Any(words, s_housekeepingTypeWords) ? $"housekeeping: {shown}" :
-               Any(words, s_testWords) ? $"test code: {shown}" : null;
+               !inTestProject && Any(words, s_testWords) ? $"test code: {shown}" : null;
     }
 
     // What a member's name or parameters say: a lifecycle step, a rare event (not for a site in a loop of the member:

@@ -61,7 +61,7 @@ internal static class HotPathModel
     private static readonly ImmutableHashSet<string> s_ownerStateWords = ImmutableHashSet.Create(
         StringComparer.Ordinal, "Disposed", "Disposing", "Stopped", "Stopping", "Shutdown", "Closed", "Closing", "Running", "Terminated", "Alive");
 
-    private static readonly ImmutableHashSet<string> s_perItemParameters = ImmutableHashSet.Create("body", "action", "selector", "collectionSelector");
+    private static readonly ImmutableHashSet<string> s_perItemParameters = ImmutableHashSet.Create("body", "action", "selector", "collectionSelector", "resultSelector");
 
     /// <summary>
     /// The reason <paramref name="operation"/> is hot under <paramref name="rules"/>, or null when it is not.
@@ -94,7 +94,7 @@ internal static class HotPathModel
         }
 
         if (settings.Scope == HotPathScope.Declared || symbols.IsColdProject(settings) ||
-            ColdContext.SiteReason(operation, containingSymbol) is not null)
+            ColdContext.SiteReason(operation, containingSymbol, symbols.IsTestProject) is not null)
         {
             return null;
         }
@@ -141,7 +141,7 @@ internal static class HotPathModel
 
                     if ((rules & HotPathRules.Loop) != 0 && !paced && !(sleep && Catches(loop.Body)))
                     {
-                        return CalledOnlyFromColdCode(containingSymbol, symbols, insideLambda, cancellationToken) ? null :
+                        return CalledOnlyFromColdCode(containingSymbol, symbols, insideLambda, settings.PollingThresholdMilliseconds, cancellationToken) ? null :
                             !sleep ? InsideLoop : perRequest ? PerRequestPollingDelay : ShortPollingDelay;
                     }
 
@@ -158,7 +158,7 @@ internal static class HotPathModel
                     if ((rules & HotPathRules.PerItemDelegate) != 0 && IsPerItemBody(function, symbols))
                     {
                         // The per-item body runs inside the call that takes it, so the member's callers still decide.
-                        return CalledOnlyFromColdCode(containingSymbol, symbols, insideLambda, cancellationToken) ? null : PerItemDelegate;
+                        return CalledOnlyFromColdCode(containingSymbol, symbols, insideLambda, settings.PollingThresholdMilliseconds, cancellationToken) ? null : PerItemDelegate;
                     }
 
                     insideLambda = true;
@@ -166,6 +166,13 @@ internal static class HotPathModel
                     break;
                 case ILocalFunctionOperation localFunction:
                     insideFunction = true;
+
+                    // Given to a periodic timer as its callback, by name: once per period, as such a lambda is.
+                    if (symbols.Callers.IsPeriodicTimerCallback(localFunction))
+                    {
+                        return null;
+                    }
+
                     if ((rules & HotPathRules.Loop) != 0 && !sleep && !insideLambda && IsCalledPerStreamItem(localFunction))
                     {
                         return PerStreamItem;
@@ -177,7 +184,7 @@ internal static class HotPathModel
 
         // A short sleep in a member that every caller calls in the body of its loop is that loop's polling delay.
         if (sleep && shortDelay && (rules & HotPathRules.Loop) != 0 && !insideFunction && containingSymbol is IMethodSymbol member &&
-            symbols.Callers.IsCalledInLoops(member, cancellationToken))
+            symbols.Callers.IsCalledInLoops(member, settings.PollingThresholdMilliseconds, cancellationToken))
         {
             return ShortPollingDelayInCallersLoop;
         }
@@ -185,7 +192,7 @@ internal static class HotPathModel
         // A member that runs once does what is outside its loops once; its loops (a request loop in Main, a consume loop
         // in ExecuteAsync) turn per operation.
         if ((rules & HotPathRules.PerOperationTimeout) != 0 && settings.PerOperationTimeouts && !(RunsOnce(containingSymbol, symbols, insideFunction) && !inLoop) &&
-            !CalledOnlyFromColdCode(containingSymbol, symbols, insideLambda, cancellationToken))
+            !CalledOnlyFromColdCode(containingSymbol, symbols, insideLambda, settings.PollingThresholdMilliseconds, cancellationToken))
         {
             return perOperationReason ?? PerOperationTimeout;
         }
@@ -234,15 +241,15 @@ internal static class HotPathModel
     /// Every caller of the member, within the compilation, is cold (<see cref="ColdCallers"/>), so the member runs only
     /// when they do. Not asked for code in a lambda, which may run later, per operation, wherever it was created.
     /// </summary>
-    private static bool CalledOnlyFromColdCode(ISymbol containingSymbol, KnownSymbols symbols, bool insideLambda, CancellationToken cancellationToken) =>
-        !insideLambda && containingSymbol is IMethodSymbol method && symbols.Callers.Reason(method, cancellationToken) is not null;
+    private static bool CalledOnlyFromColdCode(ISymbol containingSymbol, KnownSymbols symbols, bool insideLambda, long pollingThresholdMilliseconds, CancellationToken cancellationToken) =>
+        !insideLambda && containingSymbol is IMethodSymbol method && symbols.Callers.Reason(method, pollingThresholdMilliseconds, cancellationToken) is not null;
 
     /// <summary>
-    /// <see cref="CalledOnlyFromColdCode(ISymbol, KnownSymbols, bool, CancellationToken)"/> for a site a rule asks about
+    /// <see cref="CalledOnlyFromColdCode(ISymbol, KnownSymbols, bool, long, CancellationToken)"/> for a site a rule asks about
     /// on its own (CT0004's long waits): not for one inside a lambda, which may run later, per operation. A local
     /// function runs when its member calls it, so its member's callers decide, as for the other rules.
     /// </summary>
-    internal static bool CalledOnlyFromColdCode(IOperation operation, ISymbol containingSymbol, KnownSymbols symbols, CancellationToken cancellationToken)
+    internal static bool CalledOnlyFromColdCode(IOperation operation, ISymbol containingSymbol, KnownSymbols symbols, long pollingThresholdMilliseconds, CancellationToken cancellationToken)
     {
         for (var parent = operation.Parent; parent is not null; parent = parent.Parent)
         {
@@ -252,7 +259,7 @@ internal static class HotPathModel
             }
         }
 
-        return CalledOnlyFromColdCode(containingSymbol, symbols, insideLambda: false, cancellationToken);
+        return CalledOnlyFromColdCode(containingSymbol, symbols, insideLambda: false, pollingThresholdMilliseconds, cancellationToken);
     }
 
     /// <summary>
@@ -434,7 +441,8 @@ internal static class HotPathModel
                 case IConversionOperation or IExpressionStatementOperation or IVariableInitializerOperation or IVariableDeclaratorOperation or
                     IVariableDeclarationOperation or IVariableDeclarationGroupOperation or IUsingOperation or IUsingDeclarationOperation:
                     break;
-                case ITryOperation tryOperation when ReferenceEquals(tryOperation.Body, child):
+                case ITryOperation tryOperation when ReferenceEquals(tryOperation.Body, child) || ReferenceEquals(tryOperation.Finally, child):
+                    // The body, or the finally, which runs on every iteration too.
                     break;
                 case IConditionalOperation { Type: null, WhenFalse: { } whenFalse } branches when
                     (ReferenceEquals(branches.WhenTrue, child) ? whenFalse : branches.WhenTrue) is var other &&
