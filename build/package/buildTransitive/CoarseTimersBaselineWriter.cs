@@ -46,7 +46,7 @@ public sealed class CoarseTimersWriteBaseline : Task
                 var path = (Uri.TryCreate(uri, UriKind.Absolute, out var absolute) && absolute.IsFile ? absolute.LocalPath : uri).Replace('\\', '/');
                 if (!path.StartsWith(folder, StringComparison.Ordinal))
                 {
-                    Log.LogWarning("CoarseTimers: {0} is outside the baseline's folder {1}; not baselined.", path, folder);
+                    Log.LogWarning(null, "CTBUILD03", null, null, 0, 0, 0, 0, "CoarseTimers: {0} is outside the baseline's folder {1}; not baselined.", path, folder);
                     continue;
                 }
 
