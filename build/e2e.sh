@@ -114,7 +114,16 @@ n="$(grep -cE 'CT000[1-4]' "$work/mode-category.log")"
 step "category setting reaches default mode" "$([ "$n" -eq 0 ] && grep -q 'Build succeeded' "$work/mode-category.log" && echo ok || echo FAIL)" "$n CT diagnostics with category-Performance = none"
 rm -f "$sample/.editorconfig"
 
-# 5c. Baseline: accept today's sites, survive an unrelated edit, fail only on a new hot-path timer.
+# 5d. The mode is a compile input: switching it on the command line after a successful build recompiles, so an
+# incremental build does not keep the last build's warnings.
+(cd "$sample" && dotnet build >"$work/mode-incremental-a.log" 2>&1)
+if (cd "$sample" && dotnet build -p:CoarseTimersAnalysisMode=errors >"$work/mode-incremental-b.log" 2>&1); then
+  step "mode switch recompiles" FAIL "the incremental errors build succeeded"
+else
+  step "mode switch recompiles" "$([ "$(ct_count error "$work/mode-incremental-b.log")" -eq "$sites" ] && echo ok || echo FAIL)" "$(ct_count error "$work/mode-incremental-b.log") CT errors, no --no-incremental"
+fi
+
+# 5e. Baseline: accept today's sites, survive an unrelated edit, fail only on a new hot-path timer.
 if (cd "$sample" && dotnet build --no-incremental -p:CoarseTimersAnalysisMode=errors -p:CoarseTimersUpdateBaseline=true >"$work/baseline-write.log" 2>&1) && [ -f "$sample/CoarseTimers.baseline" ]; then
   step "write baseline from the build" ok "$(grep -oE 'wrote [0-9]+ baseline entries \([0-9]+ sites\)' "$work/baseline-write.log" | head -1)"
 else
@@ -125,6 +134,12 @@ if (cd "$sample" && dotnet build --no-incremental -p:CoarseTimersAnalysisMode=er
   step "baselined build passes in errors mode" ok "0 CT errors after an edit that moved every line of RequestHandler.cs"
 else
   step "baselined build passes in errors mode" FAIL "see log"; grep -E 'error' "$work/baseline-pass.log" | sort -u | head
+fi
+# CoarseTimersIgnoreBaseline (as an environment variable, as `dotnet format` would get it) reports every site again.
+if (cd "$sample" && CoarseTimersIgnoreBaseline=true dotnet build -p:CoarseTimersAnalysisMode=errors >"$work/baseline-ignored.log" 2>&1); then
+  step "ignoring the baseline reports every site" FAIL "it succeeded"
+else
+  step "ignoring the baseline reports every site" "$([ "$(ct_count error "$work/baseline-ignored.log")" -eq "$sites" ] && echo ok || echo FAIL)" "$(ct_count error "$work/baseline-ignored.log") CT errors with CoarseTimersIgnoreBaseline=true"
 fi
 cat >"$sample/Poller.cs" <<'CS'
 using System.Threading.Tasks;
