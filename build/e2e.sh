@@ -168,7 +168,7 @@ fi
 rm -f "$sample/Poller.cs" "$sample/CoarseTimers.baseline"
 cp "$work/original/RequestHandler.cs" "$sample/RequestHandler.cs"
 
-# 5d. The oldest compiler we claim: the packed analyzer and fixer assemblies, loaded as a Roslyn 4.8 compiler does.
+# 5f. The oldest compiler we claim: the packed analyzer and fixer assemblies, loaded as a Roslyn 4.8 compiler does.
 packed="$NUGET_PACKAGES/coarsetimers/$version/analyzers/dotnet/roslyn4.8/cs"
 if dotnet build "$repo/tools/AnalyzerHost" -c Release --nologo -v quiet >"$work/host-build.log" 2>&1 &&
   dotnet "$repo/tools/AnalyzerHost/bin/Release/net10.0/AnalyzerHost.dll" check "$work/original" --analyzers "$packed" >"$work/host.log" 2>&1; then
