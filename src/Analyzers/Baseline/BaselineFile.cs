@@ -38,7 +38,8 @@ internal sealed class BaselineFile
                 continue;
             }
 
-            var fields = content.Split('\t');
+            // Trailing whitespace (a tab or spaces left by a hand edit) is not a fifth field.
+            var fields = content.TrimEnd().Split('\t');
             if (fields.Length == 4 && int.TryParse(fields[1], out var count) && count > 0)
             {
                 var key = Key(fields[0].Trim(), fields[2].Trim(), fields[3].Trim());

@@ -44,7 +44,7 @@ public sealed class BaselineSuppressor : DiagnosticSuppressor
         {
             if (!diagnostic.Location.IsInSource
                 || !diagnostic.Properties.TryGetValue(BaselineMember.PropertyName, out var member) || member is null
-                || baseline.Relative(diagnostic.Location.SourceTree!.FilePath) is not { } file)
+                || baseline.Relative(PathOf(diagnostic.Location)) is not { } file)
             {
                 continue;
             }
@@ -70,11 +70,27 @@ public sealed class BaselineSuppressor : DiagnosticSuppressor
         }
     }
 
+    /// <summary>
+    /// The file a diagnostic is reported in, as the compiler's log names it (where the baseline writer reads it): the
+    /// path a <c>#line "file"</c> directive maps the site to (Razor, T4 and other generated code), else the tree's own.
+    /// </summary>
+    private static string PathOf(Location location)
+    {
+        var mapped = location.GetMappedLineSpan();
+        return mapped.HasMappedPath && !string.IsNullOrEmpty(mapped.Path) ? mapped.Path : location.SourceTree!.FilePath;
+    }
+
+    /// <summary>
+    /// The baseline: the additional file the package marks as one (<c>CoarseTimersBaseline</c> metadata, whatever
+    /// <c>CoarseTimersBaselineFile</c> names it), or one called <c>CoarseTimers.baseline</c>.
+    /// </summary>
     private static BaselineFile? Find(SuppressionAnalysisContext context)
     {
         foreach (var file in context.Options.AdditionalFiles)
         {
-            if (string.Equals(Path.GetFileName(file.Path), BaselineFile.FileName, StringComparison.OrdinalIgnoreCase))
+            if (string.Equals(Path.GetFileName(file.Path), BaselineFile.FileName, StringComparison.OrdinalIgnoreCase) ||
+                (context.Options.AnalyzerConfigOptionsProvider.GetOptions(file).TryGetValue("build_metadata.AdditionalFiles.CoarseTimersBaseline", out var marked) &&
+                 string.Equals(marked, "true", StringComparison.OrdinalIgnoreCase)))
             {
                 return s_parsed.GetValue(file, f => f.GetText(context.CancellationToken) is { } text ? BaselineFile.Parse(f.Path, text) : BaselineFile.Parse(f.Path, Microsoft.CodeAnalysis.Text.SourceText.From(string.Empty)));
             }

@@ -99,18 +99,72 @@ class Sender
         Assert.All(diagnostics, d => Assert.False(d.IsSuppressed));
     }
 
-    private static async Task<ImmutableArray<Diagnostic>> Run(string source, string? baseline)
+    [Fact]
+    public async Task A_hand_edited_line_with_a_trailing_tab_still_counts()
+    {
+        var diagnostics = await Run(Sender, BaselineOfSender.Replace("Task\n", "Task\t \n"));
+        Assert.Equal(2, diagnostics.Length);
+        Assert.All(diagnostics, d => Assert.True(d.IsSuppressed));
+    }
+
+    [Fact]
+    public async Task A_baseline_of_another_name_counts_when_the_package_marks_it()
+    {
+        var unmarked = await Run(Sender, BaselineOfSender, baselinePath: "/repo/timers.baseline");
+        Assert.All(unmarked, d => Assert.False(d.IsSuppressed));
+
+        var marked = await Run(Sender, BaselineOfSender, baselinePath: "/repo/timers.baseline", markedAsBaseline: true);
+        Assert.Equal(2, marked.Length);
+        Assert.All(marked, d => Assert.True(d.IsSuppressed));
+    }
+
+    [Fact]
+    public async Task A_site_under_a_line_directive_is_keyed_by_the_file_it_maps_to()
+    {
+        // Razor and T4 output map their sites to the template, and the compiler's log (which the writer reads) names it.
+        var mapped = Sender.Replace("    public async Task SendAsync(int message)", "#line 40 \"/repo/src/Views/Page.razor\"\n    public async Task SendAsync(int message)");
+        var baseline = "CT0001\t1\tsrc/Views/Page.razor\tM:App.Sender.SendAsync(System.Int32)~System.Threading.Tasks.Task\n";
+        var diagnostics = await Run(mapped, baseline);
+        Assert.True(diagnostics[0].IsSuppressed);
+    }
+
+    private static async Task<ImmutableArray<Diagnostic>> Run(string source, string? baseline, string baselinePath = "/repo/" + BaselineFile.FileName, bool markedAsBaseline = false)
     {
         var tree = CSharpSyntaxTree.ParseText(source, path: "/repo/src/Sender.cs");
         var compilation = CSharpCompilation.Create("App", new[] { tree }, TestReferences.Net80, new CSharpCompilationOptions(OutputKind.DynamicallyLinkedLibrary));
-        var additional = baseline is null
-            ? ImmutableArray<AdditionalText>.Empty
-            : ImmutableArray.Create<AdditionalText>(new InMemoryText("/repo/" + BaselineFile.FileName, baseline));
+        var file = baseline is null ? null : new InMemoryText(baselinePath, baseline);
+        var additional = file is null ? ImmutableArray<AdditionalText>.Empty : ImmutableArray.Create<AdditionalText>(file);
         var analyzers = ImmutableArray.Create<DiagnosticAnalyzer>(new TaskDelayAnalyzer(), new BaselineSuppressor());
-        var options = new CompilationWithAnalyzersOptions(new AnalyzerOptions(additional), onAnalyzerException: null, concurrentAnalysis: false, logAnalyzerExecutionTime: false, reportSuppressedDiagnostics: true);
+        var analyzerOptions = markedAsBaseline && file is not null ? new AnalyzerOptions(additional, new MarkedBaseline(file)) : new AnalyzerOptions(additional);
+        var options = new CompilationWithAnalyzersOptions(analyzerOptions, onAnalyzerException: null, concurrentAnalysis: false, logAnalyzerExecutionTime: false, reportSuppressedDiagnostics: true);
         var diagnostics = await compilation.WithAnalyzers(analyzers, options).GetAnalyzerDiagnosticsAsync();
         Assert.DoesNotContain(diagnostics, d => d.Id == "AD0001");
         return diagnostics.Where(d => d.Id == DiagnosticIds.TaskDelay).OrderBy(d => d.Location.SourceSpan.Start).ToImmutableArray();
+    }
+
+    /// <summary>What the package's targets give the compiler for the baseline it adds: the CoarseTimersBaseline metadata.</summary>
+    private sealed class MarkedBaseline : AnalyzerConfigOptionsProvider
+    {
+        private readonly AdditionalText _baseline;
+
+        public MarkedBaseline(AdditionalText baseline) => _baseline = baseline;
+
+        public override AnalyzerConfigOptions GlobalOptions { get; } = new Options(ImmutableDictionary<string, string>.Empty);
+
+        public override AnalyzerConfigOptions GetOptions(SyntaxTree tree) => GlobalOptions;
+
+        public override AnalyzerConfigOptions GetOptions(AdditionalText textFile) => ReferenceEquals(textFile, _baseline)
+            ? new Options(ImmutableDictionary<string, string>.Empty.Add("build_metadata.AdditionalFiles.CoarseTimersBaseline", "true"))
+            : GlobalOptions;
+
+        private sealed class Options : AnalyzerConfigOptions
+        {
+            private readonly ImmutableDictionary<string, string> _values;
+
+            public Options(ImmutableDictionary<string, string> values) => _values = values;
+
+            public override bool TryGetValue(string key, out string value) => _values.TryGetValue(key, out value!);
+        }
     }
 
     private sealed class InMemoryText : AdditionalText
