@@ -1,6 +1,9 @@
 // The CoarseTimersWriteBaseline task, compiled by MSBuild's RoslynCodeTaskFactory from this file (no task assembly ships).
 // It reads the compiler's SARIF 2.1 log and writes CoarseTimers.baseline: one line per (rule, file, member) with the
 // number of unsuppressed sites, tab-separated, sorted, files relative to the baseline's folder. Format: docs/baseline.md.
+// A multi-targeted project compiles once per target framework, each with its own sites (`#if`): each build keeps its
+// entries in a part file of its own, and the baseline is the union of every target's latest part (per key, the largest
+// count), so whichever build finishes last writes all of them.
 #nullable enable
 using System;
 using System.Collections.Generic;
@@ -20,6 +23,12 @@ public sealed class CoarseTimersWriteBaseline : Task
 
     [Required]
     public string BaselineFile { get; set; } = "";
+
+    /// <summary>This target framework's part (multi-targeted projects only).</summary>
+    public string PartFile { get; set; } = "";
+
+    /// <summary>The parts of every target framework of the project, this one's included (multi-targeted projects only).</summary>
+    public string[] PartFiles { get; set; } = Array.Empty<string>();
 
     public override bool Execute()
     {
@@ -55,6 +64,33 @@ public sealed class CoarseTimersWriteBaseline : Task
             }
         }
 
+        var targets = 1;
+        if (PartFile.Length > 0)
+        {
+            Directory.CreateDirectory(Path.GetDirectoryName(Path.GetFullPath(PartFile))!);
+            File.WriteAllText(PartFile, Format(counts), new UTF8Encoding(false));
+            var merged = new SortedDictionary<string, int>(StringComparer.Ordinal);
+            targets = 0;
+            foreach (var part in PartFiles.Where(File.Exists))
+            {
+                targets++;
+                foreach (var pair in Read(part))
+                {
+                    merged[pair.Key] = merged.TryGetValue(pair.Key, out var known) ? Math.Max(known, pair.Value) : pair.Value;
+                }
+            }
+
+            counts = merged;
+        }
+
+        File.WriteAllText(BaselineFile, Format(counts), new UTF8Encoding(false));
+        Log.LogMessage(MessageImportance.High, "CoarseTimers: wrote {0} baseline entries ({1} sites) to {2}{3}", counts.Count, counts.Values.Sum(), BaselineFile,
+            targets > 1 ? $" (the union of {targets} target frameworks)" : "");
+        return !Log.HasLoggedErrors;
+    }
+
+    private static string Format(SortedDictionary<string, int> counts)
+    {
         var text = new StringBuilder();
         text.Append("# CoarseTimers baseline: accepted sites, one line per rule, file and member: rule<TAB>count<TAB>file<TAB>member.\n");
         text.Append("# Written by: dotnet build --no-incremental -p:CoarseTimersUpdateBaseline=true (docs/baseline.md).\n");
@@ -65,9 +101,22 @@ public sealed class CoarseTimersWriteBaseline : Task
                 .Append(fields[1]).Append('\t').Append(fields[2]).Append('\n');
         }
 
-        File.WriteAllText(BaselineFile, text.ToString(), new UTF8Encoding(false));
-        Log.LogMessage(MessageImportance.High, "CoarseTimers: wrote {0} baseline entries ({1} sites) to {2}", counts.Count, counts.Values.Sum(), BaselineFile);
-        return !Log.HasLoggedErrors;
+        return text.ToString();
+    }
+
+    // The entries of a file in the baseline's format (rule, count, file, member), keyed as above.
+    private static IEnumerable<KeyValuePair<string, int>> Read(string path)
+    {
+        foreach (var line in File.ReadAllLines(path))
+        {
+            var fields = line.TrimEnd().Split('\t');
+            if (line.StartsWith("#", StringComparison.Ordinal) || fields.Length != 4 || !int.TryParse(fields[1], NumberStyles.Integer, CultureInfo.InvariantCulture, out var count))
+            {
+                continue;
+            }
+
+            yield return new KeyValuePair<string, int>(fields[0] + "\t" + fields[2] + "\t" + fields[3], count);
+        }
     }
 
     private static object? Get(object? node, string name) =>
