@@ -2,7 +2,7 @@
 # End-to-end: what a user does with the package, on a copy of samples/SampleService.
 #   pack -> install from a local feed (private NuGet cache) -> build shows CT warnings -> -warnaserror fails
 #   -> analysis modes (errors, none; the user's own .editorconfig/.globalconfig wins; a category setting reaches default) -> a baseline accepts today's
-#   sites and fails only a new one -> the packed analyzers load and report on Roslyn 4.8 (tools/AnalyzerHost)
+#   sites and fails only a new one (also across a multi-targeted project's frameworks) -> the packed analyzers load and report on Roslyn 4.8 (tools/AnalyzerHost)
 #   -> dotnet format analyzers applies every fix -> -warnaserror succeeds -> the sample prints the same summary.
 # Every step is checked; the script prints a short report and exits non-zero if any step failed.
 set -uo pipefail
@@ -168,7 +168,39 @@ fi
 rm -f "$sample/Poller.cs" "$sample/CoarseTimers.baseline"
 cp "$work/original/RequestHandler.cs" "$sample/RequestHandler.cs"
 
-# 5f. The oldest compiler we claim: the packed analyzer and fixer assemblies, loaded as a Roslyn 4.8 compiler does.
+# 5f. A multi-targeted project whose target frameworks have sites of their own (#if): the baseline accepts them all.
+multi="$work/MultiTarget"
+mkdir -p "$multi"
+write_local_feed_config "$multi" "$feed"
+cat >"$multi/MultiTarget.csproj" <<XML
+<Project Sdk="Microsoft.NET.Sdk">
+  <PropertyGroup><TargetFrameworks>net8.0;netstandard2.0</TargetFrameworks><LangVersion>latest</LangVersion></PropertyGroup>
+  <ItemGroup><PackageReference Include="CoarseTimers" Version="$version" /></ItemGroup>
+</Project>
+XML
+cat >"$multi/Pollers.cs" <<'CS'
+using System;
+using System.Threading.Tasks;
+
+public static class Pollers
+{
+    public static async Task Both(Func<bool> done) { while (!done()) { await Task.Delay(5); } }
+#if NET8_0_OR_GREATER
+    public static async Task Modern(Func<bool> done) { while (!done()) { await Task.Delay(6); } }
+#else
+    public static async Task Legacy(Func<bool> done) { while (!done()) { await Task.Delay(7); } }
+#endif
+}
+CS
+(cd "$multi" && dotnet build --no-incremental -p:CoarseTimersUpdateBaseline=true >"$work/multi-write.log" 2>&1)
+entries="$(grep -c '^CT0001' "$multi/CoarseTimers.baseline" 2>/dev/null || echo 0)"
+if (cd "$multi" && dotnet build --no-incremental -p:CoarseTimersAnalysisMode=errors >"$work/multi-pass.log" 2>&1) && [ "$entries" -eq 3 ]; then
+  step "multi-target baseline covers every target" ok "$entries entries (net8.0 and netstandard2.0 sites); errors build passes"
+else
+  step "multi-target baseline covers every target" FAIL "$entries entries; see logs"; grep -E 'error|CoarseTimers:' "$work/multi-write.log" "$work/multi-pass.log" | sort -u | head
+fi
+
+# 5g. The oldest compiler we claim: the packed analyzer and fixer assemblies, loaded as a Roslyn 4.8 compiler does.
 packed="$NUGET_PACKAGES/coarsetimers/$version/analyzers/dotnet/roslyn4.8/cs"
 if dotnet build "$repo/tools/AnalyzerHost" -c Release --nologo -v quiet >"$work/host-build.log" 2>&1 &&
   dotnet "$repo/tools/AnalyzerHost/bin/Release/net10.0/AnalyzerHost.dll" check "$work/original" --analyzers "$packed" >"$work/host.log" 2>&1; then
