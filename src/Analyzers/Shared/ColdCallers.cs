@@ -126,8 +126,13 @@ internal sealed class ColdCallers
 
         foreach (var (call, caller, _) in sites)
         {
-            if (caller is not IMethodSymbol { MethodKind: not MethodKind.AnonymousFunction } callerMethod || ColdContext.Reason(call, MemberOf(callerMethod), _symbols.IsTestProject) is not null ||
-                EnclosingLoop(call) is null || PacedRunLoop(call, pollingThresholdMilliseconds) is not null)
+            // A call in a lambda declared in a loop's body is in that body, as rule 1 reads such a lambda: the loop is
+            // the lambda's, and its member the one whose cold evidence counts.
+            var (site, member) = caller is IMethodSymbol { MethodKind: MethodKind.AnonymousFunction, ContainingSymbol: IMethodSymbol outer } && EnclosingLambda(call) is { } lambda
+                ? ((IOperation)lambda, outer)
+                : (call, caller as IMethodSymbol);
+            if (member is null or { MethodKind: MethodKind.AnonymousFunction } || ColdContext.Reason(site, MemberOf(member), _symbols.IsTestProject) is not null ||
+                EnclosingLoop(site) is null || PacedRunLoop(site, pollingThresholdMilliseconds) is not null)
             {
                 return false;
             }

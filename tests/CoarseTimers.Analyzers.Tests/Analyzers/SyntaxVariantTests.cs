@@ -88,6 +88,39 @@ public class SyntaxVariantTests
             Delay(3, "per-operation timeout"), Delay(4, "per-operation timeout"), Delay(5, "per-operation timeout"));
 
     [Fact]
+    public Task A_short_sleep_called_from_a_lambda_declared_in_a_loop_body_polls_in_that_loop() =>
+        VerifyDelay.VerifyAsync("""
+            using System;
+            using System.Threading.Tasks;
+
+            class Poller
+            {
+                private static bool Done() => false;
+
+                private async Task PollOnceAsync() { await {|#0:Task.Delay(5)|}; }
+
+                private async Task PollTwiceAsync() { await Task.Delay(5); }
+
+                public async Task RunAsync()
+                {
+                    while (!Done())
+                    {
+                        Func<Task> step = () => PollOnceAsync();
+                        await step();
+                    }
+                }
+
+                // Declared outside the loop: not the loop's body (rule 1), so not a caller in a loop either.
+                public async Task RunOutsideAsync()
+                {
+                    Func<Task> step = () => PollTwiceAsync();
+                    while (!Done()) { await step(); }
+                }
+            }
+            """,
+            Delay(0, "short polling delay in a method its callers call in a loop"));
+
+    [Fact]
     public Task A_source_chosen_by_a_switch_expression_is_read_as_by_a_conditional() =>
         VerifySource.VerifyAsync("""
             using System.Threading;
