@@ -78,13 +78,7 @@ public sealed class SpinUntilAnalyzer : CoarseTimersAnalyzer
             return ms >= settings.SpinLongWaitMilliseconds ? $"constant timeout of {ms:0.###} ms" : null;
         }
 
-        var configured = timeout.WithoutConversions();
-        if (configured is IInvocationOperation { TargetMethod: { IsStatic: true, Name: var factory } method, Arguments.Length: 1 } conversion &&
-            factory.StartsWith("From", System.StringComparison.Ordinal) && method.ContainingType.Is(symbols.TimeSpan))
-        {
-            configured = conversion.Arguments[0].Value.WithoutConversions();
-        }
-
+        var configured = TimeoutConstants.FactoryValue(timeout, symbols, out _) ?? timeout.WithoutConversions();
         return configured is IFieldReferenceOperation or IPropertyReferenceOperation or IParameterReferenceOperation
             ? "configured timeout"
             : null;

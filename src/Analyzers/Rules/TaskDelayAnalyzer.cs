@@ -96,17 +96,15 @@ public sealed class TaskDelayAnalyzer : CoarseTimersAnalyzer
     /// </summary>
     private static bool IsWhenAnyArgument(IOperation operation, KnownSymbols symbols, int depth = 3)
     {
-        // Up through what holds the task without racing it yet: an array, a collection expression (`[work,
-        // Task.Delay(t)]`, read by its syntax: Roslyn 4.8 has no operation for it), a branch of `?:`.
-        var value = operation;
-        var parent = operation.ConsumerSkippingConversions();
-        while (parent is IArrayInitializerOperation or IArrayCreationOperation ||
-               parent?.Syntax is CollectionExpressionSyntax && parent is not IArgumentOperation ||
-               parent is IConditionalOperation { WhenFalse: { } whenFalse } conditional &&
-               (ReferenceEquals(conditional.WhenTrue.WithoutConversions(), value) || ReferenceEquals(whenFalse.WithoutConversions(), value)))
+        // Up through what holds the task without racing it yet: a branch of `?:`, `??` or a switch expression
+        // (TimerLifetime.SelectedBy), an array, a collection expression (`[work, Task.Delay(t)]`, read by its syntax:
+        // Roslyn 4.8 has no operation for it).
+        var value = TimerLifetime.SelectedBy(operation);
+        var parent = value.ConsumerSkippingConversions();
+        while (parent is IArrayInitializerOperation or IArrayCreationOperation || parent?.Syntax is CollectionExpressionSyntax && parent is not IArgumentOperation)
         {
-            value = parent;
-            parent = parent.ConsumerSkippingConversions();
+            value = TimerLifetime.SelectedBy(parent);
+            parent = value.ConsumerSkippingConversions();
         }
 
         if (parent is IArgumentOperation { Parent: IInvocationOperation whenAny } && whenAny.TargetMethod.IsMethodOf(symbols.Task, "WhenAny"))

@@ -240,7 +240,7 @@ internal static class ColdContext
     /// words that there name a per-use guard (<see cref="PerUseWords"/>), and it is not a member of an operation object.
     /// </summary>
     private static bool NamesLifecycleStep(IMethodSymbol method) =>
-        NamesLifecycle(method.Name, PerUseWords(method)) && !IsOperationObject(method.ContainingType);
+        MemberWords(method.Name) is var words && NamesLifecycle(words, PerUseWords(method, words)) && !IsOperationObject(method.ContainingType);
 
     /// <summary>
     /// The words that name an Open or Connect run per use, not once per connection: Connect and Open in a member that
@@ -249,9 +249,9 @@ internal static class ColdContext
     /// name when unresolved), which a pool serves per unit of work. Other lifecycle words of such a name still count
     /// (<c>EnsureConnectAndLoginAsync</c> signs in: a session's set-up).
     /// </summary>
-    private static ImmutableHashSet<string> PerUseWords(IMethodSymbol method)
+    private static ImmutableHashSet<string> PerUseWords(IMethodSymbol method, List<string> words)
     {
-        if (MemberWords(method.Name) is { Count: > 0 } words && words[0] == "Ensure")
+        if (words.Count > 0 && words[0] == "Ensure")
         {
             return s_ensureGuardWords;
         }
@@ -510,9 +510,8 @@ internal static class ColdContext
     /// (<see cref="s_lifecycleVerbs"/>) or a phase noun anywhere (<see cref="s_lifecyclePhaseNouns"/>); the
     /// <paramref name="perUseWords"/> do not count as a last word or a leading verb.
     /// </summary>
-    private static bool NamesLifecycle(string name, ImmutableHashSet<string> perUseWords)
+    private static bool NamesLifecycle(List<string> words, ImmutableHashSet<string> perUseWords)
     {
-        var words = MemberWords(name);
         var last = LastWordIndex(words);
         return last >= 0 && ((s_lifecycleWords.Contains(words[last]) && !perUseWords.Contains(words[last])) ||
                              (s_lifecycleVerbs.Contains(words[0]) && !perUseWords.Contains(words[0])) || Any(words, s_lifecyclePhaseNouns));

@@ -29,34 +29,40 @@ internal static class TimeoutConstants
         {
             case IFieldReferenceOperation { Field.Name: "Zero" } field when field.Field.ContainingType.Is(symbols.TimeSpan):
                 return 0;
-            case IInvocationOperation invocation when invocation.TargetMethod.ContainingType.Is(symbols.TimeSpan) && invocation.Arguments.Length >= 1:
-                var scale = invocation.TargetMethod.Name switch
-                {
-                    "FromMilliseconds" => 1d,
-                    "FromSeconds" => 1000d,
-                    "FromMinutes" => 60_000d,
-                    "FromHours" => 3_600_000d,
-                    "FromDays" => 86_400_000d,
-                    _ => (double?)null,
-                };
-                if (scale is null)
-                {
-                    return null;
-                }
-
-                // .NET 9 adds integer overloads with several parts; only the single-value form is read.
-                if (invocation.Arguments.Length != 1 && invocation.Arguments[1].ArgumentKind != ArgumentKind.DefaultValue)
-                {
-                    return null;
-                }
-
-                var value = invocation.Arguments[0].Value.WithoutConversions()?.ConstantValue;
-                return value is { HasValue: true } ? ToDouble(value.Value.Value) * scale : null;
+            case IInvocationOperation when FactoryValue(operation, symbols, out var scale) is { } factoryValue:
+                var value = factoryValue.ConstantValue;
+                return value.HasValue ? ToDouble(value.Value) * scale : null;
             case IObjectCreationOperation creation when creation.Type.Is(symbols.TimeSpan):
                 return FromConstructor(creation);
             default:
                 return null;
         }
+    }
+
+    /// <summary>
+    /// The value <c>TimeSpan.FromMilliseconds|FromSeconds|FromMinutes|FromHours|FromDays(value)</c> converts (conversions
+    /// skipped), with the <paramref name="scale"/> from its unit to milliseconds; null for anything else. .NET 9 adds
+    /// integer overloads with several parts; only the single-value form is read.
+    /// </summary>
+    public static IOperation? FactoryValue(IOperation? operation, KnownSymbols symbols, out double scale)
+    {
+        scale = 0;
+        if (operation.WithoutConversions() is not IInvocationOperation { Arguments.Length: >= 1 } invocation || !invocation.TargetMethod.ContainingType.Is(symbols.TimeSpan) ||
+            (invocation.Arguments.Length != 1 && invocation.Arguments[1].ArgumentKind != ArgumentKind.DefaultValue))
+        {
+            return null;
+        }
+
+        scale = invocation.TargetMethod.Name switch
+        {
+            "FromMilliseconds" => 1d,
+            "FromSeconds" => 1000d,
+            "FromMinutes" => 60_000d,
+            "FromHours" => 3_600_000d,
+            "FromDays" => 86_400_000d,
+            _ => 0d,
+        };
+        return scale == 0 ? null : invocation.Arguments[0].Value.WithoutConversions();
     }
 
     private static double? FromConstructor(IObjectCreationOperation creation)
