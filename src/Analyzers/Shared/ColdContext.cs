@@ -21,7 +21,7 @@ internal static class ColdContext
     /// <summary>
     /// The last word of a member or local function name (before <c>Async</c>/<c>Core</c>/<c>Internal</c>/<c>Impl</c>) that
     /// names a lifecycle step: start-up, readiness waits, connection set-up (connect, open, handshake), shutdown,
-    /// disposal, draining and clean-up run once per process, host, connection, session or link, not per operation, and so
+    /// disposal, aborting, draining and clean-up run once per process, host, connection, session or link, not per operation, and so
     /// does a session's sign-in (<c>LoginAsync</c>, <c>Logon</c>: at connect, and again only when its token expires); so
     /// does recovery (<c>RecreateAsync</c>: a channel or client rebuilt after failures, as <c>Reconnect</c> and
     /// <c>Reopen</c>), and so does going offline (<c>OfflineAsync</c>, <c>WhenOffline</c>: the connection is down or being
@@ -33,7 +33,7 @@ internal static class ColdContext
         StringComparer.Ordinal,
         "Start", "Started", "Starting", "Startup", "Restart", "Init", "Initialize", "Initialized", "Initialization", "Bootstrap", "Warmup", "Ready",
         "Connect", "Reconnect", "Disconnect", "Open", "Opening", "Reopen", "Handshake", "Stop", "Stopping", "Stopped", "Shutdown",
-        "Dispose", "Disposing", "Close", "Closing", "Drain", "Draining", "Teardown", "Terminate", "Termination", "Cleanup", "Purge", "Specialize",
+        "Dispose", "Disposing", "Close", "Closing", "Abort", "Aborting", "Drain", "Draining", "Teardown", "Terminate", "Termination", "Cleanup", "Purge", "Specialize",
         "Specialization", "Recreate", "Provision", "Offline", "Login", "Logon", "Relogin");
 
     /// <summary>

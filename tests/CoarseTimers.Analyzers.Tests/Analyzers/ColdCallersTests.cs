@@ -125,7 +125,7 @@ public partial class TimeoutCancellationTokenSourceTests
             Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 4));
 
     [Fact]
-    public Task A_leading_connect_initialize_drain_or_purge_verb_and_a_last_offline_name_lifecycle_but_a_leading_start_or_restart_does_not() =>
+    public Task A_leading_connect_initialize_drain_or_purge_verb_and_a_last_offline_or_abort_name_lifecycle_but_a_leading_start_restart_or_abort_does_not() =>
         Verify.VerifyAsync("""
             using System.Threading;
 
@@ -142,13 +142,17 @@ public partial class TimeoutCancellationTokenSourceTests
                 void WhenOffline() { using var cts = new CancellationTokenSource(5000); }
                 void GoOfflineAsync() { using var cts = new CancellationTokenSource(5000); }
                 void ReadOfflineQueue() { using var cts = {|#2:new CancellationTokenSource(5000)|}; }
+                void OnAbort() { using var cts = new CancellationTokenSource(1000); }
+                void AbortingAsync() { using var cts = new CancellationTokenSource(1000); }
+                void AbortTransaction() { using var cts = {|#3:new CancellationTokenSource(1000)|}; }
                 void RestartTimeoutTimer() { {|#0:_timeout.CancelAfter(5000)|}; }
                 void StartCall() { using var cts = {|#1:new CancellationTokenSource(5000)|}; }
             }
             """,
             Expected("CancelAfter", "reused source re-armed per call", 0),
             Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 1),
-            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 2));
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 2),
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 3));
 
     [Fact]
     public Task A_member_called_from_a_periodic_timer_and_from_the_constructor_that_starts_it_is_cold() =>
