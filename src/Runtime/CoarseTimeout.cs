@@ -40,8 +40,9 @@ namespace CoarseTimers;
 /// <item>A delay of 0 returns an already-cancelled token, as <c>new CancellationTokenSource(0).Token</c>; a non-zero
 /// delay under a millisecond counts as 1 ms (the BCL queues a timer for it rather than cancel at once), and so does 0
 /// in <see cref="CreateLinkedTokenSource(CancellationToken, TimeSpan)"/>, as <c>CancelAfter(0)</c> queues one. An infinite
-/// delay (-1 ms, <see cref="Timeout.InfiniteTimeSpan"/>) returns <see cref="CancellationToken.None"/>:
-/// <c>CanBeCanceled</c> is then false, where <c>new CancellationTokenSource(-1).Token.CanBeCanceled</c> is true.</item>
+/// delay (-1 ms, <see cref="Timeout.InfiniteTimeSpan"/>) returns the token of a source of its own that is never
+/// cancelled, as <c>new CancellationTokenSource(-1).Token</c> is: <c>CanBeCanceled</c> true, not equal to
+/// <see cref="CancellationToken.None"/> nor to another caller's (it allocates that source; no timer either way).</item>
 /// </list>
 /// </remarks>
 public static class CoarseTimeout
@@ -69,7 +70,10 @@ public static class CoarseTimeout
     internal static CancellationToken After(TimerEngine engine, long milliseconds) => milliseconds switch
     {
         0 => new CancellationToken(canceled: true),
-        Timeout.Infinite => CancellationToken.None,
+        // As `new CancellationTokenSource(Timeout.Infinite).Token`: a token of its own that is never cancelled, so code
+        // that tests it (`CanBeCanceled`, `== CancellationToken.None`) sees what it saw, whatever a configured timeout
+        // turns out to be; registrations on it go with it. No timer either way, and infinite timeouts are rare.
+        Timeout.Infinite => new CancellationTokenSource().Token,
         _ => engine.TimeoutToken(milliseconds),
     };
 
@@ -79,5 +83,5 @@ public static class CoarseTimeout
         // infinite delay the second token is None and is not registered. A delay of 0 is the shortest bucket, not an
         // already-cancelled token: CancelAfter(0) queues the BCL's timer, which cancels the source a moment later on
         // the timer's thread, never inline in the call that links it.
-        CancellationTokenSource.CreateLinkedTokenSource(token, After(engine, milliseconds == 0 ? 1 : milliseconds));
+        CancellationTokenSource.CreateLinkedTokenSource(token, milliseconds == Timeout.Infinite ? CancellationToken.None : After(engine, milliseconds == 0 ? 1 : milliseconds));
 }

@@ -67,11 +67,21 @@ public class CoarseTimeoutTests
     }
 
     [Fact]
-    public void Infinite_is_the_token_that_is_never_cancelled()
+    public void Infinite_is_a_token_of_its_own_that_is_never_cancelled_as_an_infinite_timeout_source()
     {
-        Assert.Equal(CancellationToken.None, CoarseTimeout.After(Timeout.Infinite));
-        Assert.Equal(CancellationToken.None, CoarseTimeout.After(Timeout.InfiniteTimeSpan));
-        Assert.False(CoarseTimeout.After(Timeout.Infinite).CanBeCanceled);
+        // Code that tests the token (`if (!token.CanBeCanceled) ...`, `token == CancellationToken.None`) must see what it
+        // saw with `new CancellationTokenSource(timeout).Token` when a configured timeout turns out to be infinite.
+        var bcl = new CancellationTokenSource(Timeout.Infinite).Token;
+        var engine = new ManualEngine(resolutionMilliseconds: 10);
+        foreach (var token in new[] { CoarseTimeout.After(Timeout.Infinite), CoarseTimeout.After(Timeout.InfiniteTimeSpan), CoarseTimeout.After(engine.Engine, Timeout.Infinite) })
+        {
+            Assert.Equal(bcl.CanBeCanceled, token.CanBeCanceled);
+            Assert.NotEqual(CancellationToken.None, token);
+            Assert.False(token.IsCancellationRequested);
+        }
+
+        Assert.NotEqual(CoarseTimeout.After(Timeout.Infinite), CoarseTimeout.After(Timeout.Infinite));
+        Assert.Equal(0, engine.Pending); // no timer
     }
 
     [Fact]

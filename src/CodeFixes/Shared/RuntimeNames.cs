@@ -41,6 +41,13 @@ internal static class RuntimeNames
     {
         var symbol = model.GetSpeculativeSymbolInfo(position, SyntaxFactory.IdentifierName(Namespace), SpeculativeBindingOption.BindAsTypeOrNamespace).Symbol;
         var bindsToRuntime = symbol is null or INamespaceSymbol { Name: Namespace, ContainingNamespace.IsGlobalNamespace: true };
+        // As an expression (`CoarseTimers.CoarseTimer.Delay(5)`) the name also binds to a property, field, local or
+        // parameter called CoarseTimers (a feature flag), which a type-or-namespace lookup does not see.
+        foreach (var inScope in model.LookupSymbols(position, name: Namespace))
+        {
+            bindsToRuntime &= inScope is INamespaceSymbol { ContainingNamespace.IsGlobalNamespace: true };
+        }
+
         return (bindsToRuntime ? "" : "global::") + Namespace + "." + typeName;
     }
 

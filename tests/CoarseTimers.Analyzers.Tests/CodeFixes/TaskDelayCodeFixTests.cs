@@ -308,6 +308,51 @@ public partial class TaskDelayTests
         """);
 
     [Fact]
+    public Task A_property_local_or_parameter_called_CoarseTimers_is_not_taken_for_the_namespace() => Verify.VerifyAsync(
+        """
+        using System.Threading;
+        using System.Threading.Tasks;
+
+        class CoarseTimer
+        {
+        }
+
+        class C
+        {
+            private bool CoarseTimers { get; } = true; // a feature flag
+
+            async Task M(CancellationToken ct)
+            {
+                if (CoarseTimers) { }
+                await {|CT0001:Task.Delay(5, ct)|};
+            }
+
+            Task N(int CoarseTimers) => {|CT0001:Task.Delay(CoarseTimers)|};
+        }
+        """,
+        """
+        using System.Threading;
+        using System.Threading.Tasks;
+
+        class CoarseTimer
+        {
+        }
+
+        class C
+        {
+            private bool CoarseTimers { get; } = true; // a feature flag
+
+            async Task M(CancellationToken ct)
+            {
+                if (CoarseTimers) { }
+                await global::CoarseTimers.CoarseTimer.Delay(5, ct);
+            }
+
+            Task N(int CoarseTimers) => global::CoarseTimers.CoarseTimer.Delay(CoarseTimers);
+        }
+        """);
+
+    [Fact]
     public async Task Top_level_statements()
     {
         var test = Verify.Create(
