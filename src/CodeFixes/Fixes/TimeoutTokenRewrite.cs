@@ -247,7 +247,12 @@ internal static class TimeoutTokenRewrite
         }
 
         // Top-level statements are one member spread over many global statements (and the local functions among them).
+        // A read in code an #if leaves out (another target's, another configuration's) is not seen here: no rewrite.
         SyntaxNode scope = member is GlobalStatementSyntax { Parent: CompilationUnitSyntax program } ? program : member;
+        if (StorageAnalysis.IsNamedInInactiveCode(scope, kept.Name))
+        {
+            return false;
+        }
 
         foreach (var identifier in scope.DescendantNodes().OfType<IdentifierNameSyntax>())
         {
@@ -369,8 +374,11 @@ internal static class TimeoutTokenRewrite
         var declared = new HashSet<string>(member.DescendantTokens().Where(t => t.IsKind(SyntaxKind.IdentifierToken)).Select(t => t.ValueText));
         for (var i = 1; ; i++)
         {
+            // Nor a name that code an #if leaves out declares or uses: another target or configuration compiles it
+            // (CS0128, or two targets picking two names and `dotnet format` writing merge-conflict markers).
             var candidate = i == 1 ? name : name + i;
-            if (!declared.Contains(candidate) && model.LookupSymbols(statement.SpanStart, name: candidate).IsEmpty)
+            if (!declared.Contains(candidate) && model.LookupSymbols(statement.SpanStart, name: candidate).IsEmpty &&
+                !StorageAnalysis.IsNamedInInactiveCode(member, candidate))
             {
                 return candidate;
             }

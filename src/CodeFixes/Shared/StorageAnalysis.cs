@@ -142,7 +142,12 @@ internal sealed class StorageAnalysis
         return function is GlobalStatementSyntax ? function.Parent : function;
     }
 
-    private static bool IsNamedInInactiveCode(SyntaxNode scope, string name)
+    /// <summary>
+    /// <paramref name="name"/> is spelled, as a whole identifier, in code an <c>#if</c> leaves out of this compilation
+    /// under <paramref name="scope"/>: another target or configuration compiles it, so an analysis of the active code
+    /// alone does not see every use (or every declaration) of that name.
+    /// </summary>
+    internal static bool IsNamedInInactiveCode(SyntaxNode scope, string name)
     {
         foreach (var trivia in scope.DescendantTrivia(descendIntoTrivia: true))
         {

@@ -190,6 +190,77 @@ public partial class TimeoutCancellationTokenSourceTests
     }
 
     [Fact]
+    public Task A_kept_token_read_in_code_an_if_leaves_out_keeps_its_source() => Verify.VerifyNotOfferedAsync(
+        """
+        using System.IO;
+        using System.Threading;
+        using System.Threading.Tasks;
+
+        class C
+        {
+            static CancellationToken s_last;
+
+            async Task<bool> M(Stream stream, byte[] buffer, CancellationToken token = default)
+            {
+                if (token == CancellationToken.None)
+                    token = {|CT0002:new CancellationTokenSource(1000)|}.Token;
+                await stream.ReadAsync(buffer, 0, 1, token);
+        #if OTHER_TARGET
+                var same = token == s_last; // another target compares it: two shared tokens of one bucket are equal
+                s_last = token;
+                return same;
+        #else
+                return false;
+        #endif
+            }
+        }
+        """);
+
+    [Fact]
+    public Task The_token_local_takes_no_name_that_code_an_if_leaves_out_declares() => Verify.VerifyAsync(
+        """
+        using System;
+        using System.IO;
+        using System.Threading;
+        using System.Threading.Tasks;
+
+        class C
+        {
+            async Task<int> M(Stream stream, byte[] buffer)
+            {
+                using var cts = {|CT0002:new CancellationTokenSource(1000)|};
+                var n = await stream.ReadAsync(buffer, 0, buffer.Length, cts.Token);
+        #if TRACE_TOKENS
+                var ctsToken = "another configuration's trace";
+                Console.WriteLine(ctsToken);
+        #endif
+                return n;
+            }
+        }
+        """,
+        """
+        using System;
+        using System.IO;
+        using System.Threading;
+        using System.Threading.Tasks;
+        using CoarseTimers;
+
+        class C
+        {
+            async Task<int> M(Stream stream, byte[] buffer)
+            {
+                var ctsToken2 = CoarseTimeout.After(1000);
+                var n = await stream.ReadAsync(buffer, 0, buffer.Length, ctsToken2);
+        #if TRACE_TOKENS
+                var ctsToken = "another configuration's trace";
+                Console.WriteLine(ctsToken);
+        #endif
+                return n;
+            }
+        }
+        """);
+
+    [Fact]
     public Task A_source_chosen_by_a_condition_is_flagged_but_not_rewritten() => Verify.VerifyNotOfferedAsync(
         """
         using System;
