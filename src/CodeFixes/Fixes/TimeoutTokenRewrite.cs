@@ -378,7 +378,7 @@ internal static class TimeoutTokenRewrite
             // (CS0128, or two targets picking two names and `dotnet format` writing merge-conflict markers).
             var candidate = i == 1 ? name : name + i;
             if (!declared.Contains(candidate) && model.LookupSymbols(statement.SpanStart, name: candidate).IsEmpty &&
-                !StorageAnalysis.IsNamedInInactiveCode(member, candidate))
+                !StorageAnalysis.IsNamedInInactiveCode(member is GlobalStatementSyntax { Parent: { } program } ? program : member, candidate))
             {
                 return candidate;
             }
