@@ -1,4 +1,5 @@
 using System.Collections.Generic;
+using System.Collections.Immutable;
 using System.Linq;
 using System.Threading;
 using CoarseTimers.Analyzers.Internals;
@@ -367,6 +368,21 @@ internal static class TimeoutTokenRewrite
     /// </summary>
     private static string TokenName(string sourceName) => sourceName + "Token";
 
+    // A member another target compiles in another part of the type (a field under `#if NET10_0_OR_GREATER` in another
+    // file): that target's lookup would see it and pick another name, and `dotnet format` would merge the two edits.
+    private static bool InactiveCodeOfTypeNames(INamedTypeSymbol? type, string name, CancellationToken cancellationToken)
+    {
+        foreach (var reference in type?.DeclaringSyntaxReferences ?? ImmutableArray<SyntaxReference>.Empty)
+        {
+            if (StorageAnalysis.IsNamedInInactiveCode(reference.SyntaxTree.GetRoot(cancellationToken), name))
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
     /// <summary><paramref name="name"/>, or it numbered, so that it neither hides nor clashes with anything the member sees or declares.</summary>
     private static string FreeName(string name, SyntaxNode statement, SemanticModel model, CancellationToken cancellationToken)
     {
@@ -378,7 +394,8 @@ internal static class TimeoutTokenRewrite
             // (CS0128, or two targets picking two names and `dotnet format` writing merge-conflict markers).
             var candidate = i == 1 ? name : name + i;
             if (!declared.Contains(candidate) && model.LookupSymbols(statement.SpanStart, name: candidate).IsEmpty &&
-                !StorageAnalysis.IsNamedInInactiveCode(member is GlobalStatementSyntax { Parent: { } program } ? program : member, candidate))
+                !StorageAnalysis.IsNamedInInactiveCode(member is GlobalStatementSyntax { Parent: { } program } ? program : member, candidate) &&
+                !InactiveCodeOfTypeNames(model.GetEnclosingSymbol(statement.SpanStart, cancellationToken)?.ContainingType, candidate, cancellationToken))
             {
                 return candidate;
             }

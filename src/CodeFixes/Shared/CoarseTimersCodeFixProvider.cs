@@ -9,6 +9,7 @@ using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CodeActions;
 using Microsoft.CodeAnalysis.CodeFixes;
 using Microsoft.CodeAnalysis.CSharp;
+using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Microsoft.CodeAnalysis.Editing;
 using Microsoft.CodeAnalysis.Formatting;
 using Microsoft.CodeAnalysis.Simplification;
@@ -55,7 +56,7 @@ public abstract class CoarseTimersCodeFixProvider : CodeFixProvider
         foreach (var diagnostic in context.Diagnostics)
         {
             var node = root.FindNode(diagnostic.Location.SourceSpan, getInnermostNodeForTie: true);
-            if (TryGetEdits(node, model, symbols, context.CancellationToken) is not null)
+            if (UsableEdits(node, model, symbols, context.CancellationToken) is not null)
             {
                 context.RegisterCodeFix(
                     CodeAction.Create(_title, ct => ApplyAsync(document, ImmutableArray.Create(diagnostic), ct), equivalenceKey: _diagnosticId),
@@ -91,6 +92,78 @@ public abstract class CoarseTimersCodeFixProvider : CodeFixProvider
     private protected abstract IReadOnlyList<DocumentEdit>? TryGetEdits(SyntaxNode node, SemanticModel model, KnownSymbols symbols, CancellationToken cancellationToken);
 
     /// <summary>
+    /// <see cref="TryGetEdits"/>, unless an edit touches a statement or declaration that holds an <c>#if</c> (or has one
+    /// right after it): the branch this compilation leaves out is text the fix cannot read, so a rewrite could drop a
+    /// branch's timeout, make a conditional one unconditional, orphan an <c>#else</c>, or retype a variable another
+    /// configuration initializes or reads differently.
+    /// </summary>
+    private IReadOnlyList<DocumentEdit>? UsableEdits(SyntaxNode node, SemanticModel model, KnownSymbols symbols, CancellationToken cancellationToken)
+    {
+        var edits = TryGetEdits(node, model, symbols, cancellationToken);
+        return edits is not null && edits.Any(edit => TouchesConditionalCode(edit.Node)) ? null : edits;
+    }
+
+    private static bool TouchesConditionalCode(SyntaxNode node)
+    {
+        // The whole declaration a declared type, an initializer or a declarator belongs to; a statement of its own; for a
+        // `using (...)` header only the header (its body's own #if blocks stay where they are when it is unwrapped).
+        var around = node.FirstAncestorOrSelf<SyntaxNode>(n => n is VariableDeclarationSyntax or StatementSyntax or MemberDeclarationSyntax) ?? node;
+        if (around is VariableDeclarationSyntax { Parent: LocalDeclarationStatementSyntax or BaseFieldDeclarationSyntax } declaration)
+        {
+            around = declaration.Parent!;
+        }
+
+        var span = around is UsingStatementSyntax usingStatement
+            ? Microsoft.CodeAnalysis.Text.TextSpan.FromBounds(usingStatement.SpanStart, usingStatement.CloseParenToken.Span.End)
+            : around.Span;
+        if (around.DescendantTrivia(span, descendIntoTrivia: true).Any(IsConditional))
+        {
+            return true;
+        }
+
+        // Inside a branch its member (or type, for a field) opens and closes around it: another configuration compiles
+        // other code there. A branch around the whole member does not count: there the member is all or nothing.
+        var container = around.Parent?.FirstAncestorOrSelf<SyntaxNode>(n => n is MemberDeclarationSyntax or CompilationUnitSyntax);
+        if (container is GlobalStatementSyntax)
+        {
+            // Top-level statements are one program: a branch may open in an earlier one.
+            container = container.Parent;
+        }
+
+        var depth = 0;
+        for (var directive = container?.GetFirstDirective(); directive is not null && directive.SpanStart < around.SpanStart; directive = directive.GetNextDirective())
+        {
+            if (directive.SpanStart < container!.SpanStart)
+            {
+                continue;
+            }
+
+            switch (directive.Kind())
+            {
+                case SyntaxKind.IfDirectiveTrivia:
+                    depth++;
+                    break;
+                case SyntaxKind.EndIfDirectiveTrivia:
+                    depth--;
+                    break;
+                case SyntaxKind.ElseDirectiveTrivia or SyntaxKind.ElifDirectiveTrivia when depth == 0:
+                    return true;
+            }
+
+            if (depth < 0)
+            {
+                return true;
+            }
+        }
+
+        return depth != 0;
+    }
+
+    private static bool IsConditional(SyntaxTrivia trivia) =>
+        trivia.IsKind(SyntaxKind.IfDirectiveTrivia) || trivia.IsKind(SyntaxKind.ElifDirectiveTrivia) || trivia.IsKind(SyntaxKind.ElseDirectiveTrivia) ||
+        trivia.IsKind(SyntaxKind.EndIfDirectiveTrivia) || trivia.IsKind(SyntaxKind.DisabledTextTrivia);
+
+    /// <summary>
     /// The operation of kind <typeparamref name="T"/> that the diagnostic at <paramref name="node"/> reports: the node's
     /// own operation or that of an enclosing node with the same span (an argument around a call, say).
     /// </summary>
@@ -123,7 +196,7 @@ public abstract class CoarseTimersCodeFixProvider : CodeFixProvider
         foreach (var diagnostic in diagnostics.OrderBy(d => d.Location.SourceSpan.Start))
         {
             var node = root.FindNode(diagnostic.Location.SourceSpan, getInnermostNodeForTie: true);
-            foreach (var edit in TryGetEdits(node, model, symbols, cancellationToken) ?? [])
+            foreach (var edit in UsableEdits(node, model, symbols, cancellationToken) ?? [])
             {
                 // The first edit of a node wins: two sites that need the same rewrite (one declaration) apply it once.
                 if (!edits.ContainsKey(edit.Node))

@@ -266,9 +266,17 @@ internal sealed class StorageAnalysis
     }
 
     /// <summary>The type's declaration, when it is declared once, in this document.</summary>
+    // The type's one declaration, in this document, and not `partial` (or inside a partial type): another part may sit in
+    // a file only another target compiles, or wholly in an inactive #if branch of another file, and use the storage there.
     private static SyntaxNode? TypeScope(INamedTypeSymbol type, SemanticModel model, CancellationToken cancellationToken)
     {
         var references = type.DeclaringSyntaxReferences;
-        return references.Length == 1 && references[0].SyntaxTree == model.SyntaxTree ? references[0].GetSyntax(cancellationToken) : null;
+        if (references.Length != 1 || references[0].SyntaxTree != model.SyntaxTree)
+        {
+            return null;
+        }
+
+        var declaration = references[0].GetSyntax(cancellationToken);
+        return declaration.AncestorsAndSelf().OfType<TypeDeclarationSyntax>().Any(t => t.Modifiers.Any(SyntaxKind.PartialKeyword)) ? null : declaration;
     }
 }

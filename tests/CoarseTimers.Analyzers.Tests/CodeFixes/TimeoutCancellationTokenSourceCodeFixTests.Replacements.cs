@@ -217,6 +217,110 @@ public partial class TimeoutCancellationTokenSourceTests
         """);
 
     [Fact]
+    public Task No_rewrite_touches_a_statement_or_declaration_that_another_configuration_compiles_differently()
+    {
+        var test = Verify.Create(
+        """
+        using System.Threading;
+        using System.Threading.Tasks;
+
+        class C
+        {
+            private readonly CancellationTokenSource _stopping = new();
+            private CancellationTokenSource _field =
+        #if DEBUG
+                {|CT0002:new CancellationTokenSource(1000)|};
+        #else
+                new CancellationTokenSource();
+        #endif
+
+            async Task M(SemaphoreSlim gate, CancellationToken token)
+            {
+                // A timeout only one configuration arms: moving it into the creation would arm it in every one.
+                using var linked = CancellationTokenSource.CreateLinkedTokenSource(token);
+        #if DEBUG
+                {|CT0002:linked.CancelAfter(100)|};
+        #endif
+                await gate.WaitAsync(linked.Token);
+
+                // A creation another configuration writes differently.
+                using var cts =
+        #if DEBUG
+                    {|CT0002:new CancellationTokenSource(1000)|};
+        #else
+                    CancellationTokenSource.CreateLinkedTokenSource(_stopping.Token);
+        #endif
+                await gate.WaitAsync(cts.Token);
+                _field.Cancel();
+            }
+
+        #if DEBUG
+            // A whole member one configuration compiles: all or nothing, so it is fixed.
+            async Task N(SemaphoreSlim gate)
+            {
+                using var whole = {|CT0002:new CancellationTokenSource(1000)|};
+                await gate.WaitAsync(whole.Token);
+            }
+        #endif
+        }
+        """,
+        """
+        using System.Threading;
+        using System.Threading.Tasks;
+        using CoarseTimers;
+
+        class C
+        {
+            private readonly CancellationTokenSource _stopping = new();
+            private CancellationTokenSource _field =
+        #if DEBUG
+                {|CT0002:new CancellationTokenSource(1000)|};
+        #else
+                new CancellationTokenSource();
+        #endif
+
+            async Task M(SemaphoreSlim gate, CancellationToken token)
+            {
+                // A timeout only one configuration arms: moving it into the creation would arm it in every one.
+                using var linked = CancellationTokenSource.CreateLinkedTokenSource(token);
+        #if DEBUG
+                {|CT0002:linked.CancelAfter(100)|};
+        #endif
+                await gate.WaitAsync(linked.Token);
+
+                // A creation another configuration writes differently.
+                using var cts =
+        #if DEBUG
+                    {|CT0002:new CancellationTokenSource(1000)|};
+        #else
+                    CancellationTokenSource.CreateLinkedTokenSource(_stopping.Token);
+        #endif
+                await gate.WaitAsync(cts.Token);
+                _field.Cancel();
+            }
+
+        #if DEBUG
+            // A whole member one configuration compiles: all or nothing, so it is fixed.
+            async Task N(SemaphoreSlim gate)
+            {
+                var wholeToken = CoarseTimeout.After(1000);
+                await gate.WaitAsync(wholeToken);
+            }
+        #endif
+        }
+        """);
+        test.TestState.MarkupHandling = Microsoft.CodeAnalysis.Testing.MarkupMode.Allow;
+        test.FixedState.MarkupHandling = Microsoft.CodeAnalysis.Testing.MarkupMode.Allow;
+        test.SolutionTransforms.Add((solution, projectId) =>
+        {
+            var project = solution.GetProject(projectId)!;
+            var options = (Microsoft.CodeAnalysis.CSharp.CSharpParseOptions)project.ParseOptions!;
+            return solution.WithProjectParseOptions(projectId, options.WithPreprocessorSymbols("DEBUG"));
+        });
+        return test.RunAsync();
+    }
+
+    [Fact]
     public Task The_token_local_takes_no_name_that_code_an_if_leaves_out_declares() => Verify.VerifyAsync(
         """
         using System;
