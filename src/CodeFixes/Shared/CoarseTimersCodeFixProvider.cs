@@ -92,10 +92,10 @@ public abstract class CoarseTimersCodeFixProvider : CodeFixProvider
     private protected abstract IReadOnlyList<DocumentEdit>? TryGetEdits(SyntaxNode node, SemanticModel model, KnownSymbols symbols, CancellationToken cancellationToken);
 
     /// <summary>
-    /// <see cref="TryGetEdits"/>, unless an edit touches a statement or declaration that holds an <c>#if</c> (or has one
-    /// right after it): the branch this compilation leaves out is text the fix cannot read, so a rewrite could drop a
-    /// branch's timeout, make a conditional one unconditional, orphan an <c>#else</c>, or retype a variable another
-    /// configuration initializes or reads differently.
+    /// <see cref="TryGetEdits"/>, unless an edit touches a statement or declaration that holds an <c>#if</c> or sits in a
+    /// branch its member opens around it: the branch this compilation leaves out is text the fix cannot read, so a
+    /// rewrite could drop a branch's timeout, make a conditional one unconditional, orphan an <c>#else</c>, or retype a
+    /// variable another configuration initializes or reads differently.
     /// </summary>
     private IReadOnlyList<DocumentEdit>? UsableEdits(SyntaxNode node, SemanticModel model, KnownSymbols symbols, CancellationToken cancellationToken)
     {
