@@ -250,7 +250,7 @@ internal static class TimeoutTokenRewrite
         // Top-level statements are one member spread over many global statements (and the local functions among them).
         // A read in code an #if leaves out (another target's, another configuration's) is not seen here: no rewrite.
         SyntaxNode scope = member is GlobalStatementSyntax { Parent: CompilationUnitSyntax program } ? program : member;
-        if (StorageAnalysis.IsNamedInInactiveCode(scope, kept.Name))
+        if (ConditionalCode.IsNamedInInactiveCode(scope, kept.Name))
         {
             return false;
         }
@@ -368,34 +368,25 @@ internal static class TimeoutTokenRewrite
     /// </summary>
     private static string TokenName(string sourceName) => sourceName + "Token";
 
-    // A member another target compiles in another part of the type (a field under `#if NET10_0_OR_GREATER` in another
-    // file): that target's lookup would see it and pick another name, and `dotnet format` would merge the two edits.
-    private static bool InactiveCodeOfTypeNames(INamedTypeSymbol? type, string name, CancellationToken cancellationToken)
-    {
-        foreach (var reference in type?.DeclaringSyntaxReferences ?? ImmutableArray<SyntaxReference>.Empty)
-        {
-            if (StorageAnalysis.IsNamedInInactiveCode(reference.SyntaxTree.GetRoot(cancellationToken), name))
-            {
-                return true;
-            }
-        }
-
-        return false;
-    }
-
     /// <summary><paramref name="name"/>, or it numbered, so that it neither hides nor clashes with anything the member sees or declares.</summary>
     private static string FreeName(string name, SyntaxNode statement, SemanticModel model, CancellationToken cancellationToken)
     {
         var member = statement.FirstAncestorOrSelf<SyntaxNode>(n => n is MemberDeclarationSyntax or CompilationUnitSyntax) ?? statement;
         var declared = new HashSet<string>(member.DescendantTokens().Where(t => t.IsKind(SyntaxKind.IdentifierToken)).Select(t => t.ValueText));
+        // Nor a name that code an #if leaves out declares or uses, in this file or another file of the type (a field
+        // under `#if NET10_0_OR_GREATER`): another target or configuration compiles it (CS0128, or two targets picking
+        // two names and `dotnet format` writing merge-conflict markers).
+        var files = new[] { statement.SyntaxTree }
+            .Concat((model.GetEnclosingSymbol(statement.SpanStart, cancellationToken)?.ContainingType?.DeclaringSyntaxReferences ?? ImmutableArray<SyntaxReference>.Empty)
+                .Select(reference => reference.SyntaxTree))
+            .Distinct()
+            .Select(tree => tree.GetRoot(cancellationToken))
+            .ToList();
         for (var i = 1; ; i++)
         {
-            // Nor a name that code an #if leaves out declares or uses: another target or configuration compiles it
-            // (CS0128, or two targets picking two names and `dotnet format` writing merge-conflict markers).
             var candidate = i == 1 ? name : name + i;
             if (!declared.Contains(candidate) && model.LookupSymbols(statement.SpanStart, name: candidate).IsEmpty &&
-                !StorageAnalysis.IsNamedInInactiveCode(member is GlobalStatementSyntax { Parent: { } program } ? program : member, candidate) &&
-                !InactiveCodeOfTypeNames(model.GetEnclosingSymbol(statement.SpanStart, cancellationToken)?.ContainingType, candidate, cancellationToken))
+                !files.Any(root => ConditionalCode.IsNamedInInactiveCode(root, candidate)))
             {
                 return candidate;
             }

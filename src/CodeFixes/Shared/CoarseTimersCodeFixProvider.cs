@@ -9,7 +9,6 @@ using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CodeActions;
 using Microsoft.CodeAnalysis.CodeFixes;
 using Microsoft.CodeAnalysis.CSharp;
-using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Microsoft.CodeAnalysis.Editing;
 using Microsoft.CodeAnalysis.Formatting;
 using Microsoft.CodeAnalysis.Simplification;
@@ -100,68 +99,8 @@ public abstract class CoarseTimersCodeFixProvider : CodeFixProvider
     private IReadOnlyList<DocumentEdit>? UsableEdits(SyntaxNode node, SemanticModel model, KnownSymbols symbols, CancellationToken cancellationToken)
     {
         var edits = TryGetEdits(node, model, symbols, cancellationToken);
-        return edits is not null && edits.Any(edit => TouchesConditionalCode(edit.Node)) ? null : edits;
+        return edits is not null && edits.Any(edit => ConditionalCode.Touches(edit.Node)) ? null : edits;
     }
-
-    private static bool TouchesConditionalCode(SyntaxNode node)
-    {
-        // The whole declaration a declared type, an initializer or a declarator belongs to; a statement of its own; for a
-        // `using (...)` header only the header (its body's own #if blocks stay where they are when it is unwrapped).
-        var around = node.FirstAncestorOrSelf<SyntaxNode>(n => n is VariableDeclarationSyntax or StatementSyntax or MemberDeclarationSyntax) ?? node;
-        if (around is VariableDeclarationSyntax { Parent: LocalDeclarationStatementSyntax or BaseFieldDeclarationSyntax } declaration)
-        {
-            around = declaration.Parent!;
-        }
-
-        var span = around is UsingStatementSyntax usingStatement
-            ? Microsoft.CodeAnalysis.Text.TextSpan.FromBounds(usingStatement.SpanStart, usingStatement.CloseParenToken.Span.End)
-            : around.Span;
-        if (around.DescendantTrivia(span, descendIntoTrivia: true).Any(IsConditional))
-        {
-            return true;
-        }
-
-        // Inside a branch its member (or type, for a field) opens and closes around it: another configuration compiles
-        // other code there. A branch around the whole member does not count: there the member is all or nothing.
-        var container = around.Parent?.FirstAncestorOrSelf<SyntaxNode>(n => n is MemberDeclarationSyntax or CompilationUnitSyntax);
-        if (container is GlobalStatementSyntax)
-        {
-            // Top-level statements are one program: a branch may open in an earlier one.
-            container = container.Parent;
-        }
-
-        var depth = 0;
-        for (var directive = container?.GetFirstDirective(); directive is not null && directive.SpanStart < around.SpanStart; directive = directive.GetNextDirective())
-        {
-            if (directive.SpanStart < container!.SpanStart)
-            {
-                continue;
-            }
-
-            switch (directive.Kind())
-            {
-                case SyntaxKind.IfDirectiveTrivia:
-                    depth++;
-                    break;
-                case SyntaxKind.EndIfDirectiveTrivia:
-                    depth--;
-                    break;
-                case SyntaxKind.ElseDirectiveTrivia or SyntaxKind.ElifDirectiveTrivia when depth == 0:
-                    return true;
-            }
-
-            if (depth < 0)
-            {
-                return true;
-            }
-        }
-
-        return depth != 0;
-    }
-
-    private static bool IsConditional(SyntaxTrivia trivia) =>
-        trivia.IsKind(SyntaxKind.IfDirectiveTrivia) || trivia.IsKind(SyntaxKind.ElifDirectiveTrivia) || trivia.IsKind(SyntaxKind.ElseDirectiveTrivia) ||
-        trivia.IsKind(SyntaxKind.EndIfDirectiveTrivia) || trivia.IsKind(SyntaxKind.DisabledTextTrivia);
 
     /// <summary>
     /// The operation of kind <typeparamref name="T"/> that the diagnostic at <paramref name="node"/> reports: the node's

@@ -106,7 +106,7 @@ internal sealed class StorageAnalysis
         // Code in an inactive #if branch (another target framework of a multi-targeted project) is not bound: a use of
         // the storage there cannot be checked, and a retyped declaration could break that target's build. For a field or
         // property the whole file is read: a partial part of its type may sit wholly in an inactive branch.
-        if (scope is null || IsNamedInInactiveCode(symbol is ILocalSymbol ? scope : scope.SyntaxTree.GetRoot(cancellationToken), symbol.Name))
+        if (scope is null || ConditionalCode.IsNamedInInactiveCode(symbol is ILocalSymbol ? scope : scope.SyntaxTree.GetRoot(cancellationToken), symbol.Name))
         {
             return null;
         }
@@ -141,41 +141,6 @@ internal sealed class StorageAnalysis
         var function = node.FirstAncestorOrSelf<SyntaxNode>(n => n is BaseMethodDeclarationSyntax or AccessorDeclarationSyntax or LocalFunctionStatementSyntax or AnonymousFunctionExpressionSyntax or GlobalStatementSyntax or CompilationUnitSyntax);
         return function is GlobalStatementSyntax ? function.Parent : function;
     }
-
-    /// <summary>
-    /// <paramref name="name"/> is spelled, as a whole identifier, in code an <c>#if</c> leaves out of this compilation
-    /// under <paramref name="scope"/>: another target or configuration compiles it, so an analysis of the active code
-    /// alone does not see every use (or every declaration) of that name.
-    /// </summary>
-    internal static bool IsNamedInInactiveCode(SyntaxNode scope, string name)
-    {
-        foreach (var trivia in scope.DescendantTrivia(descendIntoTrivia: true))
-        {
-            if (trivia.IsKind(SyntaxKind.DisabledTextTrivia) && ContainsWord(trivia.ToString(), name))
-            {
-                return true;
-            }
-        }
-
-        return false;
-    }
-
-    // Whether text holds name as a whole identifier (not inside a longer one).
-    private static bool ContainsWord(string text, string name)
-    {
-        for (var at = text.IndexOf(name, StringComparison.Ordinal); at >= 0; at = text.IndexOf(name, at + 1, StringComparison.Ordinal))
-        {
-            var end = at + name.Length;
-            if ((at == 0 || !IsIdentifierPart(text[at - 1])) && (end == text.Length || !IsIdentifierPart(text[end])))
-            {
-                return true;
-            }
-        }
-
-        return false;
-    }
-
-    private static bool IsIdentifierPart(char c) => char.IsLetterOrDigit(c) || c == '_';
 
     /// <summary>The same analysis without one reference (the site a rewrite removes).</summary>
     public StorageAnalysis WithoutReference(SyntaxNode reference) =>
