@@ -1,6 +1,7 @@
 using System;
 using System.Collections.Generic;
 using System.Collections.Immutable;
+using System.Linq;
 using CoarseTimers.Analyzers.Internals;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp;
@@ -230,9 +231,74 @@ internal static class ColdContext
                 return $"{rare}: {method.Name}";
             }
 
+            if (ReturnsException(method))
+            {
+                return $"failure path: {method.Name} builds an exception";
+            }
         }
 
         return LifecycleParameter(method) is { } parameterType ? $"lifecycle: takes a {parameterType}" : null;
+    }
+
+    /// <summary>
+    /// The member returns an exception, directly or as the result of a <c>Task</c> or <c>ValueTask</c>
+    /// (<c>Task&lt;HttpRequestException&gt; CreateExceptionWithBodyAsync(response)</c>): it builds what its caller throws, so it
+    /// runs when something failed, whatever it is called, as a catch block does. Not when it may return no exception
+    /// (a nullable return type, or <c>null</c> or <c>default</c> in a returned expression): <c>ValidationException?
+    /// Validate(request)</c> runs on every request and returns null when it passes.
+    /// </summary>
+    private static bool ReturnsException(IMethodSymbol method)
+    {
+        if (method.ReturnType.NullableAnnotation == NullableAnnotation.Annotated)
+        {
+            return false;
+        }
+
+        var type = method.ReturnType as INamedTypeSymbol;
+        if (type is { IsGenericType: true, TypeArguments.Length: 1, Name: "Task" or "ValueTask" } &&
+            type.ContainingNamespace?.ToDisplayString() == "System.Threading.Tasks")
+        {
+            if (type.TypeArgumentNullableAnnotations[0] == NullableAnnotation.Annotated)
+            {
+                return false;
+            }
+
+            type = type.TypeArguments[0] as INamedTypeSymbol;
+        }
+
+        for (; type is not null; type = type.BaseType)
+        {
+            if (type is { Name: "Exception", ContainingNamespace: { Name: "System", ContainingNamespace.IsGlobalNamespace: true } })
+            {
+                return !MayReturnNull(method);
+            }
+        }
+
+        return false;
+    }
+
+    private static bool MayReturnNull(IMethodSymbol method)
+    {
+        foreach (var reference in method.DeclaringSyntaxReferences)
+        {
+            foreach (var node in reference.GetSyntax().DescendantNodes())
+            {
+                var returned = node switch
+                {
+                    ReturnStatementSyntax statement => statement.Expression,
+                    ArrowExpressionClauseSyntax arrow => arrow.Expression,
+                    _ => null,
+                };
+                if (returned is not null && returned.DescendantNodesAndSelf().Any(n => n.IsKind(SyntaxKind.NullLiteralExpression) ||
+                                                                                       n.IsKind(SyntaxKind.DefaultLiteralExpression) ||
+                                                                                       n.IsKind(SyntaxKind.DefaultExpression)))
+                {
+                    return true;
+                }
+            }
+        }
+
+        return false;
     }
 
     /// <summary>

@@ -120,6 +120,67 @@ public partial class TimeoutCancellationTokenSourceTests
             """);
 
     [Fact]
+    public Task A_member_that_builds_an_exception_is_a_failure_path_whatever_its_name() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Net.Http;
+            using System.Threading;
+            using System.Threading.Tasks;
+
+            class ProtocolException : InvalidOperationException { }
+
+            static class Responses
+            {
+                public static async Task<HttpRequestException> CreateWithBodyAsync(HttpResponseMessage response, CancellationToken token)
+                {
+                    using var cts = CancellationTokenSource.CreateLinkedTokenSource(token);
+                    cts.CancelAfter(TimeSpan.FromSeconds(5));
+                    var body = await response.Content.ReadAsStringAsync(cts.Token);
+                    return new HttpRequestException(body);
+                }
+
+                public static ProtocolException Describe(int code)
+                {
+                    using var cts = new CancellationTokenSource(2500);
+                    return new ProtocolException();
+                }
+
+                public static ValueTask<Exception> TranslateAsync(int code)
+                {
+                    using var cts = new CancellationTokenSource(2500);
+                    return new ValueTask<Exception>(new TimeoutException());
+                }
+            }
+            """);
+
+    [Fact]
+    public Task A_member_that_may_return_no_exception_or_returns_something_else_stays_per_operation() =>
+        Verify.VerifyAsync("""
+            #nullable enable
+            using System;
+            using System.Threading;
+            using System.Threading.Tasks;
+
+            class Validator
+            {
+                // Null when the request passes: runs on every request.
+                ArgumentException? Validate(string request) { using var cts = {|#0:new CancellationTokenSource(2500)|}; return null; }
+
+                Task<Exception?> CheckAsync(string request) { using var cts = {|#1:new CancellationTokenSource(2500)|}; return Task.FromResult<Exception?>(null); }
+
+                #nullable disable
+                Exception TryParse(string text) { using var cts = {|#2:new CancellationTokenSource(2500)|}; return text.Length > 0 ? null : new FormatException(); }
+                #nullable enable
+
+                Task<string> ReadAsync() { using var cts = {|#3:new CancellationTokenSource(2500)|}; return Task.FromResult(""); }
+            }
+            """,
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 0),
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 1),
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 2),
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 3));
+
+    [Fact]
     public Task Error_or_phase_words_that_do_not_end_the_name_or_name_a_phase_stay_per_operation() =>
         Verify.VerifyAsync("""
             using System.Threading;
