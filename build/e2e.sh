@@ -237,6 +237,13 @@ else
   step "cheapest replacements chosen" FAIL "RequestHandler.cs:"; cat "$handler"
 fi
 
+# A link of three tokens, which C# 13 and later bind to .NET 9's params span overload, becomes the coarse source's link.
+if grep -q 'CoarseCancellationTokenSource.CreateLinkedTokenSource(serverStopping, callerLeft, quotaSpent)' "$sample/TenantGate.cs"; then
+  step "three-token link rewritten (C# 14)" ok "CoarseCancellationTokenSource.CreateLinkedTokenSource"
+else
+  step "three-token link rewritten (C# 14)" FAIL "TenantGate.cs:"; cat "$sample/TenantGate.cs"
+fi
+
 # 7. Warnings as errors now passes.
 if (cd "$sample" && dotnet build --no-incremental -warnaserror >"$work/build3.log" 2>&1); then
   step "build -warnaserror after fixes" ok "no CT diagnostics left"

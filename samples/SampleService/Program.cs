@@ -38,6 +38,17 @@ internal static class Program
             }
         }
 
+        var tenants = new TenantGate(TimeSpan.FromMilliseconds(50));
+        using var callerLeft = new CancellationTokenSource();
+        using var quotaSpent = new CancellationTokenSource();
+        var admitted = 0;
+        for (var call = 0; call < 4; call++)
+        {
+            // The last call hangs and must run into the limit.
+            var work = call == 3 ? new TaskCompletionSource().Task : Task.CompletedTask;
+            admitted += await tenants.AdmitAsync(work, shutdown.Token, callerLeft.Token, quotaSpent.Token).ConfigureAwait(false) ? 1 : 0;
+        }
+
         var failuresLeft = new Dictionary<int, int> { [1] = 0, [2] = 1, [3] = 2, [4] = 5 };
         var sender = new RetryingSender(message => failuresLeft[message]-- <= 0);
         var delivered = 0;
@@ -75,6 +86,7 @@ internal static class Program
         await housekeeping.ConfigureAwait(false);
 
         Console.WriteLine($"requests: {completed} completed, {timedOut} timed out");
+        Console.WriteLine($"tenant calls: {admitted} of 4 finished within the limit");
         Console.WriteLine($"messages: {delivered} of 4 delivered in {sender.Attempts} attempts");
         Console.WriteLine($"connections: {connections.Count} opened, {touched} keep-alives postponed, all closed");
         Console.WriteLine($"backend ready: {ready}");

@@ -154,13 +154,30 @@ public sealed class TimeoutCancellationTokenSourceCodeFixProvider : CoarseTimers
 
         /// <summary>
         /// <c>CancellationTokenSource.CreateLinkedTokenSource</c> with an overload the coarse source also declares (tokens
-        /// one by one or as an array); a newer overload (a span) would bind back to the base method on the coarse type.
+        /// one by one or as an array), or the <c>params ReadOnlySpan&lt;CancellationToken&gt;</c> overload of .NET 9 when
+        /// the call lists the tokens one by one (C# 13 binds <c>(a, b, c)</c> to it): on the coarse type the same tokens bind
+        /// to its <c>params CancellationToken[]</c> overload, as overload resolution keeps the most derived type's
+        /// applicable methods. Not a span passed as such, which would bind back to the base method on the coarse type.
         /// </summary>
         private bool IsRewritableLink(IInvocationOperation linked)
         {
             var symbols = _symbols;
-            return linked.TargetMethod.IsMethodOf(symbols.CancellationTokenSource, "CreateLinkedTokenSource") &&
-                   linked.TargetMethod.Parameters.All(p => p.Type.Is(symbols.CancellationToken) || p.Type is IArrayTypeSymbol { Rank: 1 } array && array.ElementType.Is(symbols.CancellationToken));
+            if (!linked.TargetMethod.IsMethodOf(symbols.CancellationTokenSource, "CreateLinkedTokenSource"))
+            {
+                return false;
+            }
+
+            var parameters = linked.TargetMethod.Parameters;
+            if (parameters.All(p => p.Type.Is(symbols.CancellationToken) || p.Type is IArrayTypeSymbol { Rank: 1 } array && array.ElementType.Is(symbols.CancellationToken)))
+            {
+                return true;
+            }
+
+            var model = _model;
+            var cancellationToken = _cancellationToken;
+            return parameters.Length == 1 && parameters[0].IsParams && linked.Syntax is InvocationExpressionSyntax { ArgumentList.Arguments: { Count: > 0 } arguments } &&
+                   arguments.All(a => a.NameColon is null && a.RefKindKeyword.IsKind(SyntaxKind.None) &&
+                                      model.GetTypeInfo(a.Expression, cancellationToken).Type.Is(symbols.CancellationToken));
         }
 
         /// <summary>A creation of exactly CancellationTokenSource with a constructor the coarse source also has.</summary>

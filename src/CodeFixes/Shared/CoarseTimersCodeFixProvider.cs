@@ -163,9 +163,16 @@ public abstract class CoarseTimersCodeFixProvider : CodeFixProvider
         // names it makes valid, and formats only the names the fix wrote (RuntimeNames annotates them), so the user's
         // own layout of arguments and lambdas stays.
         var changed = document.WithSyntaxRoot(BlockSplice.Apply(editor.GetChangedRoot()));
-        changed = await SafeImports.AddAsync(changed, cancellationToken).ConfigureAwait(false);
-        changed = await Simplifier.ReduceAsync(changed, Simplifier.Annotation, cancellationToken: cancellationToken).ConfigureAwait(false);
-        return await Formatter.FormatAsync(changed, Formatter.Annotation, cancellationToken: cancellationToken).ConfigureAwait(false);
+        var imported = await SafeImports.AddAsync(changed, cancellationToken).ConfigureAwait(false);
+        var reduced = await Simplifier.ReduceAsync(imported, Simplifier.Annotation, cancellationToken: cancellationToken).ConfigureAwait(false);
+        if (imported != changed && !await SafeImports.StillImportsAsync(reduced, cancellationToken).ConfigureAwait(false))
+        {
+            // No name was shortened, so the simplifier dropped the directive again, but not the blank line the import
+            // put after it: reduce the document as it was before the import instead.
+            reduced = await Simplifier.ReduceAsync(changed, Simplifier.Annotation, cancellationToken: cancellationToken).ConfigureAwait(false);
+        }
+
+        return await Formatter.FormatAsync(reduced, Formatter.Annotation, cancellationToken: cancellationToken).ConfigureAwait(false);
     }
 
     /// <summary>

@@ -59,6 +59,15 @@ internal static class SafeImports
         return imported;
     }
 
+    /// <summary>Whether <paramref name="document"/> has a <c>using CoarseTimers;</c> directive (a global one too).</summary>
+    public static async Task<bool> StillImportsAsync(Document document, CancellationToken cancellationToken)
+    {
+        var root = await document.GetSyntaxRootAsync(cancellationToken).ConfigureAwait(false);
+        return root is not null && root.DescendantNodes(n => n is CompilationUnitSyntax or BaseNamespaceDeclarationSyntax or UsingDirectiveSyntax)
+            .OfType<UsingDirectiveSyntax>()
+            .Any(u => u.Alias is null && u.StaticKeyword.IsKind(Microsoft.CodeAnalysis.CSharp.SyntaxKind.None) && u.Name?.ToString() == RuntimeNames.Namespace);
+    }
+
     private static HashSet<string> ImportedNames(Compilation compilation)
     {
         var names = new HashSet<string>();

@@ -308,6 +308,35 @@ public partial class TaskDelayTests
         """);
 
     [Fact]
+    public Task A_file_without_using_directives_keeps_its_first_line_when_the_names_stay_qualified() => Verify.VerifyAsync(
+        """
+        namespace App
+        {
+            class CoarseTimer
+            {
+            }
+
+            class C
+            {
+                System.Threading.Tasks.Task M() => {|CT0001:System.Threading.Tasks.Task.Delay(5)|};
+            }
+        }
+        """,
+        """
+        namespace App
+        {
+            class CoarseTimer
+            {
+            }
+
+            class C
+            {
+                System.Threading.Tasks.Task M() => CoarseTimers.CoarseTimer.Delay(5);
+            }
+        }
+        """);
+
+    [Fact]
     public Task A_property_local_or_parameter_called_CoarseTimers_is_not_taken_for_the_namespace() => Verify.VerifyAsync(
         """
         using System.Threading;
