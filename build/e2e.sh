@@ -237,11 +237,15 @@ else
   step "cheapest replacements chosen" FAIL "RequestHandler.cs:"; cat "$handler"
 fi
 
-# A link of three tokens, which C# 13 and later bind to .NET 9's params span overload, becomes the coarse source's link.
-if grep -q 'CoarseCancellationTokenSource.CreateLinkedTokenSource(serverStopping, callerLeft, quotaSpent)' "$sample/TenantGate.cs"; then
-  step "three-token link rewritten (C# 14)" ok "CoarseCancellationTokenSource.CreateLinkedTokenSource"
+# A link of three tokens or of a collection expression, and a race of three tasks, which C# 13 and later bind to .NET 9's
+# params span overloads: flagged, and the links become the coarse source's, the delay the coarse one.
+gate="$sample/TenantGate.cs"
+if grep -q 'CoarseCancellationTokenSource.CreateLinkedTokenSource(serverStopping, callerLeft, quotaSpent)' "$gate" &&
+   grep -q 'CoarseCancellationTokenSource.CreateLinkedTokenSource(\[serverStopping, callerLeft\])' "$gate" &&
+   grep -q 'Task.WhenAny(work, callerLeft, CoarseTimer.Delay(_limit))' "$gate"; then
+  step "span-overload calls rewritten (C# 14)" ok "two links to CoarseCancellationTokenSource, a three-task race to CoarseTimer.Delay"
 else
-  step "three-token link rewritten (C# 14)" FAIL "TenantGate.cs:"; cat "$sample/TenantGate.cs"
+  step "span-overload calls rewritten (C# 14)" FAIL "TenantGate.cs:"; cat "$gate"
 fi
 
 # 7. Warnings as errors now passes.

@@ -47,6 +47,8 @@ internal static class Program
             // The last call hangs and must run into the limit.
             var work = call == 3 ? new TaskCompletionSource().Task : Task.CompletedTask;
             admitted += await tenants.AdmitAsync(work, shutdown.Token, callerLeft.Token, quotaSpent.Token).ConfigureAwait(false) ? 1 : 0;
+            admitted += await tenants.AdmitPairAsync(work, shutdown.Token, callerLeft.Token).ConfigureAwait(false) ? 1 : 0;
+            admitted += await tenants.RaceAsync(work, new TaskCompletionSource().Task).ConfigureAwait(false) ? 1 : 0;
         }
 
         var failuresLeft = new Dictionary<int, int> { [1] = 0, [2] = 1, [3] = 2, [4] = 5 };
@@ -86,7 +88,7 @@ internal static class Program
         await housekeeping.ConfigureAwait(false);
 
         Console.WriteLine($"requests: {completed} completed, {timedOut} timed out");
-        Console.WriteLine($"tenant calls: {admitted} of 4 finished within the limit");
+        Console.WriteLine($"tenant calls: {admitted} of 12 finished within the limit");
         Console.WriteLine($"messages: {delivered} of 4 delivered in {sender.Attempts} attempts");
         Console.WriteLine($"connections: {connections.Count} opened, {touched} keep-alives postponed, all closed");
         Console.WriteLine($"backend ready: {ready}");

@@ -101,7 +101,8 @@ public sealed class TaskDelayAnalyzer : CoarseTimersAnalyzer
         // Roslyn 4.8 has no operation for it).
         var value = TimerLifetime.SelectedBy(operation);
         var parent = value.ConsumerSkippingConversions();
-        while (parent is IArrayInitializerOperation or IArrayCreationOperation || parent?.Syntax is CollectionExpressionSyntax && parent is not IArgumentOperation)
+        while (parent is IArrayInitializerOperation or IArrayCreationOperation || parent?.Syntax is CollectionExpressionSyntax && parent is not IArgumentOperation ||
+               parent is not null && IsParamsCollection(parent))
         {
             value = TimerLifetime.SelectedBy(parent);
             parent = value.ConsumerSkippingConversions();
@@ -134,6 +135,14 @@ public sealed class TaskDelayAnalyzer : CoarseTimersAnalyzer
 
         return Storage.Of(value) is ILocalSymbol local && IsRacedLocal(local, value, symbols, depth - 1);
     }
+
+    /// <summary>
+    /// The collection a newer compiler builds for a C# 13 <c>params</c> collection in its expanded form
+    /// (<c>Task.WhenAny(work, other, Task.Delay(t))</c> bound to .NET 9's <c>params ReadOnlySpan&lt;Task&gt;</c>): an implicit
+    /// operation between the argument and the listed values, of a kind Roslyn 4.8 does not name.
+    /// </summary>
+    private static bool IsParamsCollection(IOperation operation) =>
+        operation is { IsImplicit: true, Parent: IArgumentOperation } and not (IArgumentOperation or IConversionOperation);
 
     // Some reference to the local, in its member, is raced in WhenAny (directly, or as above).
     private static bool IsRacedLocal(ILocalSymbol local, IOperation within, KnownSymbols symbols, int depth)

@@ -155,9 +155,10 @@ public sealed class TimeoutCancellationTokenSourceCodeFixProvider : CoarseTimers
         /// <summary>
         /// <c>CancellationTokenSource.CreateLinkedTokenSource</c> with an overload the coarse source also declares (tokens
         /// one by one or as an array), or the <c>params ReadOnlySpan&lt;CancellationToken&gt;</c> overload of .NET 9 when
-        /// the call lists the tokens one by one (C# 13 binds <c>(a, b, c)</c> to it): on the coarse type the same tokens bind
-        /// to its <c>params CancellationToken[]</c> overload, as overload resolution keeps the most derived type's
-        /// applicable methods. Not a span passed as such, which would bind back to the base method on the coarse type.
+        /// the call lists the tokens one by one (C# 13 binds <c>(a, b, c)</c> to it) or in a collection expression
+        /// (<c>([a, b])</c>): on the coarse type the same arguments bind to its <c>params CancellationToken[]</c> overload, as
+        /// overload resolution keeps the most derived type's applicable methods. Not a span passed as such, which would
+        /// bind back to the base method on the coarse type.
         /// </summary>
         private bool IsRewritableLink(IInvocationOperation linked)
         {
@@ -176,8 +177,9 @@ public sealed class TimeoutCancellationTokenSourceCodeFixProvider : CoarseTimers
             var model = _model;
             var cancellationToken = _cancellationToken;
             return parameters.Length == 1 && parameters[0].IsParams && linked.Syntax is InvocationExpressionSyntax { ArgumentList.Arguments: { Count: > 0 } arguments } &&
-                   arguments.All(a => a.NameColon is null && a.RefKindKeyword.IsKind(SyntaxKind.None) &&
-                                      model.GetTypeInfo(a.Expression, cancellationToken).Type.Is(symbols.CancellationToken));
+                   (arguments is { Count: 1 } && arguments[0] is { NameColon: null, Expression: CollectionExpressionSyntax } ||
+                    arguments.All(a => a.NameColon is null && a.RefKindKeyword.IsKind(SyntaxKind.None) &&
+                                       model.GetTypeInfo(a.Expression, cancellationToken).Type.Is(symbols.CancellationToken)));
         }
 
         /// <summary>A creation of exactly CancellationTokenSource with a constructor the coarse source also has.</summary>

@@ -240,9 +240,18 @@ internal static class TimeoutTokenRewrite
     /// <c>default</c>. A token compared with another (<c>e.CancellationToken == readTimeout</c>) or stored would tell two
     /// shared tokens of one bucket apart no more (docs/rules/CT0002.md), so such a site keeps its diagnostic and no fix.
     /// </summary>
+    /// <summary>
+    /// A parameter of a type's primary constructor is the object's state: every member reads it (one may compare it with
+    /// another token), so a token kept in it is kept, as in a field.
+    /// </summary>
+    private static bool IsPrimaryConstructorParameter(ISymbol kept, CancellationToken cancellationToken) =>
+        kept is IParameterSymbol { ContainingSymbol: IMethodSymbol { MethodKind: MethodKind.Constructor } } parameter &&
+        parameter.DeclaringSyntaxReferences.Any(reference => reference.GetSyntax(cancellationToken).Parent?.Parent is TypeDeclarationSyntax);
+
     private static bool IsKeptOnlyToPass(IOperation tokenRead, SemanticModel model, KnownSymbols symbols, CancellationToken cancellationToken)
     {
-        if (TimerLifetime.KeptTokenVariable(tokenRead) is not { } kept || tokenRead.Syntax.FirstAncestorOrSelf<MemberDeclarationSyntax>() is not { } member)
+        if (TimerLifetime.KeptTokenVariable(tokenRead) is not { } kept || tokenRead.Syntax.FirstAncestorOrSelf<MemberDeclarationSyntax>() is not { } member ||
+            IsPrimaryConstructorParameter(kept, cancellationToken))
         {
             return false;
         }

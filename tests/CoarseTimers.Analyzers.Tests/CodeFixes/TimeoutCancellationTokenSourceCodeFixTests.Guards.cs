@@ -28,6 +28,31 @@ public partial class TimeoutCancellationTokenSourceTests
         }
         """);
 
+    [Fact]
+    public Task A_token_kept_in_a_primary_constructor_parameter_keeps_its_source() => Verify.VerifyNotOfferedAsync(
+        """
+        using System;
+        using System.Threading;
+
+        sealed class Work(CancellationToken token)
+        {
+            public void Arm(TimeSpan timeout)
+            {
+                if (token == CancellationToken.None)
+                {
+                    token = {|CT0002:new CancellationTokenSource(timeout)|}.Token;
+                }
+
+                Run(token);
+            }
+
+            // Another member compares the object's token with another: a shared token would equal another object's.
+            public bool Same(CancellationToken other) => token == other;
+
+            static void Run(CancellationToken token) { }
+        }
+        """);
+
     [Theory]
     [InlineData("return Equals(first, second);")]
     [InlineData("return EqualityComparer<CancellationToken>.Default.Equals(first, second);")]
