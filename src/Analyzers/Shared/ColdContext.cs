@@ -161,8 +161,8 @@ internal static class ColdContext
             if (symbol is INamedTypeSymbol type)
             {
                 // A controller or hub serves requests whatever its name says (a `ConnectController` issues tokens per request).
-                if (((HotPathModel.IsPerRequestType(type) ? null : ContainerReason(type.Name, type.Name, inTestProject)) ?? SetUpTypeReason(type.Name) ??
-                     ConfigurationProviderReason(type) ?? HealthCheckReason(type)) is { } reason)
+                if (((HotPathModel.IsPerRequestType(type) ? null : ContainerReason(type.Name, type.Name, inTestProject) ?? PeriodicTypeReason(type)) ??
+                     SetUpTypeReason(type.Name) ?? ConfigurationProviderReason(type) ?? HealthCheckReason(type)) is { } reason)
                 {
                     return reason;
                 }
@@ -355,6 +355,24 @@ internal static class ColdContext
         type.ImplementsNamed("IHealthCheckPublisher", "Microsoft.Extensions.Diagnostics.HealthChecks")
             ? $"health check, run once per probe: {type.Name}"
             : null;
+
+    /// <summary>
+    /// The type, or a type it derives from, has the word Periodic in its name (<c>PeriodicRunner</c>,
+    /// <c>PeriodicTimerSystemClockMonitor</c>, <c>CoordinatorAnnouncer : PeriodicRunner</c>): it exists to do its work once
+    /// per period, so what it arms there paces, once per period, not per operation.
+    /// </summary>
+    private static string? PeriodicTypeReason(INamedTypeSymbol type)
+    {
+        for (var current = type; current is not null && current.SpecialType != SpecialType.System_Object; current = current.BaseType)
+        {
+            if (Words(current.Name).Contains("Periodic"))
+            {
+                return SymbolEqualityComparer.Default.Equals(current, type) ? $"pacing: {type.Name} runs once per period" : $"pacing: {type.Name} is a {current.Name}, run once per period";
+            }
+        }
+
+        return null;
+    }
 
     /// <summary>
     /// The type is one asynchronous operation by contract: it implements <c>System.IAsyncResult</c> (the APM pattern: one

@@ -804,6 +804,57 @@ public partial class TimeoutCancellationTokenSourceTests
             Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 1));
 
     [Fact]
+    public Task A_type_named_periodic_or_derived_from_one_paces_and_other_types_do_not() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Threading;
+            using System.Threading.Tasks;
+
+            namespace Microsoft.AspNetCore.Mvc
+            {
+                public abstract class ControllerBase { }
+            }
+
+            namespace Wallet
+            {
+                // A runner that calls ActionAsync once per period, and a type deriving from it: once per period, not per operation.
+                abstract class PeriodicRunner
+                {
+                    protected abstract Task ActionAsync(CancellationToken cancel);
+
+                    public async Task TriggerAndWaitRoundAsync(TimeSpan timeout)
+                    {
+                        using var cts = new CancellationTokenSource(timeout);
+                        await ActionAsync(cts.Token);
+                    }
+                }
+
+                sealed class Announcer : PeriodicRunner
+                {
+                    protected override async Task ActionAsync(CancellationToken cancel)
+                    {
+                        using var publish = new CancellationTokenSource(TimeSpan.FromSeconds(10));
+                        await Task.Delay(1, publish.Token);
+                    }
+                }
+
+                // Words, not substrings: Periodical is another word.
+                sealed class PeriodicalStore
+                {
+                    public void Save() { using var cts = {|#0:new CancellationTokenSource(2500)|}; }
+                }
+
+                // A controller serves requests whatever its name says.
+                sealed class PeriodicReportsController : Microsoft.AspNetCore.Mvc.ControllerBase
+                {
+                    public void Get() { using var cts = {|#1:new CancellationTokenSource(2500)|}; }
+                }
+            }
+            """,
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 0),
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 1));
+
+    [Fact]
     public Task A_controller_serves_requests_whatever_its_name_says() =>
         Verify.VerifyAsync("""
             using System;
