@@ -63,15 +63,16 @@ public class CoarseCancellationTokenSource : CancellationTokenSource, ITimerTarg
     internal CoarseCancellationTokenSource(TimerEngine engine, long millisecondsDelay = Timeout.Infinite)
     {
         _shard = engine.CurrentShard;
-        if (millisecondsDelay == 0)
+        if (millisecondsDelay == 0 && ZeroTimeout.CancelsAtOnce)
         {
-            // As the BCL: a zero timeout creates the source already cancelled.
+            // As the BCL on .NET (Core): a zero timeout creates the source already cancelled.
             Cancel();
         }
         else if (millisecondsDelay != Timeout.Infinite)
         {
-            // The shard stores the ticket under its lock, before the expiry can be dispatched.
-            engine.Schedule(_shard, this, millisecondsDelay, ref _ticket);
+            // The shard stores the ticket under its lock, before the expiry can be dispatched. A zero timeout gets here
+            // where the runtime's own source starts a 0 ms timer (.NET Framework, Mono): the shortest one.
+            engine.Schedule(_shard, this, millisecondsDelay == 0 ? ZeroTimeout.ShortestMilliseconds : millisecondsDelay, ref _ticket);
         }
     }
 

@@ -37,7 +37,8 @@ namespace CoarseTimers;
 /// buckets are per shard, so registrations from different threads do not meet on one lock.</item>
 /// <item>Callbacks of every caller in a bucket run one after another on the thread that cancels it (a thread-pool
 /// thread), as a private source's callbacks run on its timer's thread.</item>
-/// <item>A delay of 0 returns an already-cancelled token, as <c>new CancellationTokenSource(0).Token</c>; a non-zero
+/// <item>A delay of 0 returns an already-cancelled token, as <c>new CancellationTokenSource(0).Token</c> does on .NET (on
+/// .NET Framework and Mono, whose source starts a 0 ms timer, the token of the shortest bucket); a non-zero
 /// delay under a millisecond counts as 1 ms (the BCL queues a timer for it rather than cancel at once), and so does 0
 /// in <see cref="CreateLinkedTokenSource(CancellationToken, TimeSpan)"/>, as <c>CancelAfter(0)</c> queues one. An infinite
 /// delay (-1 ms, <see cref="Timeout.InfiniteTimeSpan"/>) returns the token of a source of its own that is never
@@ -69,7 +70,9 @@ public static class CoarseTimeout
     /// <summary>The token for a validated delay on <paramref name="engine"/> (tests pass a manual engine).</summary>
     internal static CancellationToken After(TimerEngine engine, long milliseconds) => milliseconds switch
     {
-        0 => new CancellationToken(canceled: true),
+        // As `new CancellationTokenSource(0).Token` on the runtime it runs on (ZeroTimeout): cancelled at once on .NET
+        // (Core), from the shortest bucket where the runtime starts a 0 ms timer.
+        0 => ZeroTimeout.CancelsAtOnce ? new CancellationToken(canceled: true) : engine.TimeoutToken(ZeroTimeout.ShortestMilliseconds),
         // As `new CancellationTokenSource(Timeout.Infinite).Token`: a token of its own that is never cancelled, so code
         // that tests it (`CanBeCanceled`, `== CancellationToken.None`) sees what it saw, whatever a configured timeout
         // turns out to be; registrations on it go with it. No timer either way, and infinite timeouts are rare.

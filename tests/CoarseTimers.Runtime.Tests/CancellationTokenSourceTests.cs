@@ -52,16 +52,35 @@ public class CancellationTokenSourceTests
     }
 
     [Fact]
-    public void Zero_timeout_creates_a_cancelled_source_as_the_BCL()
+    public void Zero_timeout_does_as_the_runtimes_own_source()
     {
         using var bcl = new CancellationTokenSource(0);
         using var ours = new CoarseCancellationTokenSource(0);
-        Assert.True(ours.IsCancellationRequested);
 #if COARSE_NETFRAMEWORK
-        // .NET Framework starts a 0 ms timer, so its source is cancelled a moment later; ours at once, never later.
+        // .NET Framework and Mono start a 0 ms timer, so their source is cancelled a moment later; ours takes the shortest timer.
         Assert.True(SpinWait.SpinUntil(() => bcl.IsCancellationRequested, TimeSpan.FromSeconds(30)));
+        Assert.True(SpinWait.SpinUntil(() => ours.IsCancellationRequested, TimeSpan.FromSeconds(30)));
 #else
         Assert.True(bcl.IsCancellationRequested);
+        Assert.True(ours.IsCancellationRequested);
+#endif
+    }
+
+    [Fact]
+    public void Zero_timeout_where_the_runtime_starts_a_timer_never_cancels_inline()
+    {
+        var engine = new ManualEngine();
+        using var source = new CoarseCancellationTokenSource(engine.Engine, 0);
+#if COARSE_NETFRAMEWORK
+        // A callback registered right after the constructor runs on the expiry, as on the runtime's timer thread.
+        Assert.False(ZeroTimeout.CancelsAtOnce);
+        Assert.False(InlineRegistration.RunsInsideRegister(source.Token));
+        Assert.False(source.IsCancellationRequested);
+        engine.Advance(20);
+        Assert.True(source.IsCancellationRequested);
+#else
+        Assert.True(source.IsCancellationRequested);
+        Assert.Equal(0, engine.Pending);
 #endif
     }
 
@@ -110,7 +129,7 @@ public class CancellationTokenSourceTests
     [InlineData(-5_000)]
     public void A_timeout_under_a_millisecond_is_not_cancelled_at_once_and_never_before_it(long ticks)
     {
-        // The BCL cancels at once only for TimeSpan.Zero; truncating 0.5 ms to 0 would cancel early, inline.
+        // The BCL cancels at once only for TimeSpan.Zero (on .NET); truncating 0.5 ms to 0 would cancel early, inline.
         var engine = new ManualEngine(resolutionMilliseconds: 1);
         var delay = TimeSpan.FromTicks(ticks);
         using var source = new CoarseCancellationTokenSource(engine.Engine, TimeoutArguments.CheckTimeout(delay, "delay"));
@@ -126,7 +145,10 @@ public class CancellationTokenSourceTests
         Assert.True(source.IsCancellationRequested);
         Assert.True(rearmed.IsCancellationRequested);
         Assert.True(token.IsCancellationRequested);
+#if !COARSE_NETFRAMEWORK
+        // Where the runtime starts a 0 ms timer for it (.NET Framework, Mono), TimeSpan.Zero takes the shortest timer too.
         Assert.True(new CoarseCancellationTokenSource(TimeSpan.Zero).IsCancellationRequested);
+#endif
     }
 
     [Theory]

@@ -55,15 +55,35 @@ public class CoarseTimeoutTests
     }
 
     [Fact]
-    public void Zero_is_already_cancelled_as_a_zero_timeout_source()
+    public void Zero_does_as_a_zero_timeout_source_of_the_runtime()
     {
         // .NET Framework (and Mono) cancel new CancellationTokenSource(0) from a timer shortly after; .NET Core at once.
         using var bcl = new CancellationTokenSource(0);
         Assert.True(bcl.Token.WaitHandle.WaitOne(TimeSpan.FromSeconds(10)));
         var token = CoarseTimeout.After(0);
-        Assert.True(token.IsCancellationRequested);
+        Assert.True(token.WaitHandle.WaitOne(TimeSpan.FromSeconds(10)));
         Assert.Equal(bcl.Token.CanBeCanceled, token.CanBeCanceled);
-        Assert.True(CoarseTimeout.After(TimeSpan.Zero).IsCancellationRequested);
+        Assert.True(CoarseTimeout.After(TimeSpan.Zero).WaitHandle.WaitOne(TimeSpan.FromSeconds(10)));
+#if !COARSE_NETFRAMEWORK
+        Assert.True(CoarseTimeout.After(0).IsCancellationRequested);
+#endif
+    }
+
+    [Fact]
+    public void Zero_where_the_runtime_starts_a_timer_takes_the_shortest_bucket_and_never_cancels_inline()
+    {
+        var engine = new ManualEngine();
+        var token = CoarseTimeout.After(engine.Engine, 0);
+#if COARSE_NETFRAMEWORK
+        // A callback registered right after runs on the driver's expiry, as on the runtime's timer thread, not in Register.
+        Assert.False(InlineRegistration.RunsInsideRegister(token));
+        Assert.False(token.IsCancellationRequested);
+        engine.Advance(20);
+        Assert.True(token.IsCancellationRequested);
+#else
+        Assert.True(token.IsCancellationRequested);
+        Assert.Equal(0, engine.Pending);
+#endif
     }
 
     [Fact]
@@ -317,11 +337,7 @@ public class CoarseTimeoutTests
         // so a callback registered right after the call does not run inside Register.
         var engine = new ManualEngine();
         using var zero = CoarseTimeout.CreateLinked(engine.Engine, CancellationToken.None, 0);
-        var ranInline = false;
-        var registering = true;
-        zero.Token.Register(() => ranInline = registering);
-        registering = false;
-        Assert.False(ranInline);
+        Assert.False(InlineRegistration.RunsInsideRegister(zero.Token));
         Assert.False(zero.IsCancellationRequested);
         engine.Advance(20);
         Assert.True(zero.IsCancellationRequested);
