@@ -235,12 +235,6 @@ internal static class TimeoutTokenRewrite
         (name is "System" or "mscorlib" or "netstandard" or "System.Private.CoreLib" || name.StartsWith("System.", System.StringComparison.Ordinal));
 
     /// <summary>
-    /// <c>var token = ...Token;</c> or <c>cancellationToken = ...Token;</c> into a local or a by-value parameter, whose every
-    /// read in the member passes it by value to a call or compares it with <c>CancellationToken.None</c> or
-    /// <c>default</c>. A token compared with another (<c>e.CancellationToken == readTimeout</c>) or stored would tell two
-    /// shared tokens of one bucket apart no more (docs/rules/CT0002.md), so such a site keeps its diagnostic and no fix.
-    /// </summary>
-    /// <summary>
     /// A parameter of a type's primary constructor is the object's state: every member reads it (one may compare it with
     /// another token), so a token kept in it is kept, as in a field.
     /// </summary>
@@ -248,6 +242,12 @@ internal static class TimeoutTokenRewrite
         kept is IParameterSymbol { ContainingSymbol: IMethodSymbol { MethodKind: MethodKind.Constructor } } parameter &&
         parameter.DeclaringSyntaxReferences.Any(reference => reference.GetSyntax(cancellationToken).Parent?.Parent is TypeDeclarationSyntax);
 
+    /// <summary>
+    /// <c>var token = ...Token;</c> or <c>cancellationToken = ...Token;</c> into a local or a by-value parameter, whose every
+    /// read in the member passes it by value to a call or compares it with <c>CancellationToken.None</c> or
+    /// <c>default</c>. A token compared with another (<c>e.CancellationToken == readTimeout</c>) or stored would tell two
+    /// shared tokens of one bucket apart no more (docs/rules/CT0002.md), so such a site keeps its diagnostic and no fix.
+    /// </summary>
     private static bool IsKeptOnlyToPass(IOperation tokenRead, SemanticModel model, KnownSymbols symbols, CancellationToken cancellationToken)
     {
         if (TimerLifetime.KeptTokenVariable(tokenRead) is not { } kept || tokenRead.Syntax.FirstAncestorOrSelf<MemberDeclarationSyntax>() is not { } member ||

@@ -14,13 +14,13 @@ namespace CoarseTimers.Timing;
 internal static class ZeroTimeout
 {
 #if NET
-    /// <summary>True: every .NET (Core) runtime creates the source cancelled.</summary>
+    /// <summary>True: every runtime the net8.0 build runs on (.NET 8 and later) creates the source cancelled.</summary>
     public const bool CancelsAtOnce = true;
 #else
     /// <summary>
     /// Read once from the runtime's own behaviour, not its name (the netstandard2.0 build also runs on .NET Core, whose
     /// early versions started a timer too). A source the runtime creates cancelled is cancelled every time; a 0 ms
-    /// timer's source is found not yet cancelled unless its timer thread runs first, which a busy test run showed can
+    /// timer's source is found not yet cancelled unless its timer thread runs first, which a busy machine can let
     /// happen once, so a few tries decide.
     /// </summary>
     public static readonly bool CancelsAtOnce = ProbeRuntime();
