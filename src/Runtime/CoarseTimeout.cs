@@ -86,5 +86,5 @@ public static class CoarseTimeout
         // infinite delay the second token is None and is not registered. A delay of 0 is the shortest bucket, not an
         // already-cancelled token: CancelAfter(0) queues the BCL's timer, which cancels the source a moment later on
         // the timer's thread, never inline in the call that links it.
-        CancellationTokenSource.CreateLinkedTokenSource(token, milliseconds == Timeout.Infinite ? CancellationToken.None : After(engine, milliseconds == 0 ? 1 : milliseconds));
+        CancellationTokenSource.CreateLinkedTokenSource(token, milliseconds == Timeout.Infinite ? CancellationToken.None : After(engine, milliseconds == 0 ? ZeroTimeout.ShortestMilliseconds : milliseconds));
 }

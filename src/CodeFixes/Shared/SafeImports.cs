@@ -4,6 +4,7 @@ using System.Threading;
 using System.Threading.Tasks;
 using CoarseTimers.Analyzers.Shared;
 using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Microsoft.CodeAnalysis.Editing;
 using Microsoft.CodeAnalysis.Simplification;
@@ -65,7 +66,7 @@ internal static class SafeImports
         var root = await document.GetSyntaxRootAsync(cancellationToken).ConfigureAwait(false);
         return root is not null && root.DescendantNodes(n => n is CompilationUnitSyntax or BaseNamespaceDeclarationSyntax or UsingDirectiveSyntax)
             .OfType<UsingDirectiveSyntax>()
-            .Any(u => u.Alias is null && u.StaticKeyword.IsKind(Microsoft.CodeAnalysis.CSharp.SyntaxKind.None) && u.Name?.ToString() == RuntimeNames.Namespace);
+            .Any(u => u.Alias is null && u.StaticKeyword.IsKind(SyntaxKind.None) && u.Name?.ToString() == RuntimeNames.Namespace);
     }
 
     private static HashSet<string> ImportedNames(Compilation compilation)

@@ -230,9 +230,11 @@ internal sealed class StorageAnalysis
         return target.Parent is AssignmentExpressionSyntax assignment && assignment.Left == target ? assignment.Right : null;
     }
 
-    /// <summary>The type's declaration, when it is declared once, in this document.</summary>
-    // The type's one declaration, in this document, and not `partial` (or inside a partial type): another part may sit in
-    // a file only another target compiles, or wholly in an inactive #if branch of another file, and use the storage there.
+    /// <summary>
+    /// The type's one declaration, in this document, and not <c>partial</c> (nor inside a partial type): another part may
+    /// sit in a file only another target compiles, or wholly in an inactive <c>#if</c> branch of another file, and use the
+    /// storage there.
+    /// </summary>
     private static SyntaxNode? TypeScope(INamedTypeSymbol type, SemanticModel model, CancellationToken cancellationToken)
     {
         var references = type.DeclaringSyntaxReferences;

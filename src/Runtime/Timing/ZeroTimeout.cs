@@ -22,6 +22,9 @@ internal static class ZeroTimeout
     public static readonly bool CancelsAtOnce = !RuntimeTimer.HasReferenceSourceTimers;
 #endif
 
-    /// <summary>The delay to schedule for a requested zero timeout where the runtime queues a timer: the shortest.</summary>
+    /// <summary>
+    /// The delay to schedule for a zero timeout where the BCL queues a timer for it (here, and <c>CancelAfter(0)</c> on a
+    /// linked timeout everywhere): the shortest.
+    /// </summary>
     public const long ShortestMilliseconds = 1;
 }
