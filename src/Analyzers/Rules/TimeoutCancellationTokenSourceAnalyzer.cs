@@ -47,7 +47,7 @@ public sealed class TimeoutCancellationTokenSourceAnalyzer : CoarseTimersAnalyze
     private static void AnalyzeCancelAfter(OperationAnalysisContext context, RuleContext rule)
     {
         var invocation = (IInvocationOperation)context.Operation;
-        if (!IsCancelAfter(invocation, rule.Symbols))
+        if (!IsCancelAfter(invocation, rule.Symbols) || TimeProviderSources.Holds(invocation.Instance, rule.Symbols, context.CancellationToken))
         {
             return;
         }
@@ -62,7 +62,7 @@ public sealed class TimeoutCancellationTokenSourceAnalyzer : CoarseTimersAnalyze
     private static void AnalyzeUnresolved(OperationAnalysisContext context, RuleContext rule)
     {
         var operation = (IInvalidOperation)context.Operation;
-        if (UnresolvedCall.Arguments(operation).Count != 1)
+        if (UnresolvedCall.Arguments(operation).Count != 1 || !MayBeTimeout(UnresolvedCall.Argument(operation, 0)))
         {
             return;
         }
@@ -82,6 +82,18 @@ public sealed class TimeoutCancellationTokenSourceAnalyzer : CoarseTimersAnalyze
             // A source in a local whose declared type the compiler could not infer, though every value it can hold is one.
             Report(context, rule, operation, UnresolvedCall.Argument(operation, 0), TimerLifetime.OfCancelAfterOn(receiver), CancelAfterKind);
         }
+    }
+
+    /// <summary>
+    /// The fallback is for a timeout, or a receiver, whose type the compilation lacks. An argument of a known type that
+    /// no timeout overload takes (a string, a bool, <c>null</c>) is a mistake being typed, not a timeout.
+    /// </summary>
+    private static bool MayBeTimeout(IOperation? argument)
+    {
+        var value = argument.WithoutConversions();
+        return value is not null && !(value.ConstantValue.HasValue && value.ConstantValue.Value is null) &&
+               value.Type is null or { TypeKind: TypeKind.Error } or { SpecialType: SpecialType.System_Int32 } or
+               { Name: "TimeSpan", ContainingNamespace: { Name: "System", ContainingNamespace.IsGlobalNamespace: true } };
     }
 
     /// <summary><paramref name="lifetime"/> is the timer-lifetime evidence for rule 3 (<see cref="TimerLifetime"/>), if any.</summary>

@@ -1,6 +1,7 @@
 using System.Collections.Concurrent;
 using System.Collections.Generic;
 using System.Collections.Immutable;
+using System.Linq;
 using System.Threading;
 using CoarseTimers.Analyzers.Internals;
 using Microsoft.CodeAnalysis;
@@ -97,6 +98,7 @@ internal sealed class ColdCallers
             {
                 RareUse.PeriodicTimerCallback => "only called by a periodic timer",
                 RareUse.CancellationCallback => "only called when a token is cancelled",
+                RareUse.TypeInitialization => $"only run by the type initializer of {site.Caller?.ContainingType?.Name}, once",
                 _ => CallerReason(site.Call, site.Caller, depth, pollingThresholdMilliseconds, visiting, cancellationToken),
             };
             if (why is null)
@@ -305,6 +307,12 @@ internal sealed class ColdCallers
     /// <summary>Why the call <paramref name="call"/> made from <paramref name="caller"/> is cold, or null.</summary>
     private string? CallerReason(IOperation call, ISymbol? caller, int depth, long pollingThresholdMilliseconds, HashSet<IMethodSymbol> visiting, CancellationToken cancellationToken)
     {
+        if (caller is IFieldSymbol { IsStatic: true } or IPropertySymbol { IsStatic: true })
+        {
+            // A static field's or property's initializer runs in the type initializer, once, as a static constructor does.
+            return $"only called from the static initializer of {caller.ContainingType.Name}, which runs once";
+        }
+
         if (caller is not IMethodSymbol callerMethod)
         {
             return null;
@@ -327,7 +335,10 @@ internal sealed class ColdCallers
             // A periodic timer's lambda runs once per period (`new Timer(async _ => await RefreshAsync(), null, 0, 10_000)`),
             // as a method group handed to it does. Otherwise a lambda may run later, per operation, whatever created it:
             // its callers are not followed.
-            return EnclosingLambda(call) is { } lambda && IsPeriodicTimerCallback(lambda) ? "only called by a periodic timer" : null;
+            return EnclosingLambda(call) is not { } lambda ? null
+                : IsPeriodicTimerCallback(lambda) ? "only called by a periodic timer"
+                : RunsOnceInTypeInitializer(lambda) ? $"only run by the type initializer of {lambda.Symbol.ContainingType.Name}, once"
+                : null;
         }
 
 
@@ -469,6 +480,12 @@ internal sealed class ColdCallers
                     usedOtherwise = false;
                     return new CallSite(group, model.GetEnclosingSymbol(node.SpanStart, cancellationToken), RareUse.CancellationCallback);
                 }
+
+                if (RunsOnceInTypeInitializer(group))
+                {
+                    usedOtherwise = false;
+                    return new CallSite(group, model.GetEnclosingSymbol(node.SpanStart, cancellationToken), RareUse.TypeInitialization);
+                }
             }
 
             return null;
@@ -551,6 +568,47 @@ internal sealed class ColdCallers
         }
 
         return null;
+    }
+
+    /// <summary>
+    /// <paramref name="callback"/> (a method group or a lambda) is run once by its type's initializer: handed to
+    /// <c>Task.Run</c>, <c>TaskFactory.StartNew</c> or a <c>Lazy&lt;T&gt;</c> constructor in a static field's or property's
+    /// initializer or in a static constructor (<c>static readonly Task&lt;string[]&gt; s_detection = Task.Run(DetectAsync);</c>,
+    /// <c>static readonly Lazy&lt;Region&gt; s_region = new(() => Discover());</c>): work done once per process. A delegate
+    /// merely stored in a static field (<c>static readonly Func&lt;Task&gt; s_probe = ProbeAsync;</c>) may be called per
+    /// operation, and does not count.
+    /// </summary>
+    private static bool RunsOnceInTypeInitializer(IOperation callback)
+    {
+        IOperation? starter = callback.ConsumerSkippingDelegateCreation() switch
+        {
+            IArgumentOperation { Parent: IInvocationOperation { TargetMethod: { Name: "Run" or "StartNew" } method } invocation } when
+                method.ContainingType is { Name: "Task" or "TaskFactory", ContainingNamespace: { Name: "Tasks", ContainingNamespace: { Name: "Threading", ContainingNamespace.Name: "System" } } } => invocation,
+            IArgumentOperation { Parent: IObjectCreationOperation { Constructor.ContainingType: { Name: "Lazy", ContainingNamespace: { Name: "System", ContainingNamespace.IsGlobalNamespace: true } } } creation } => creation,
+            _ => null,
+        };
+        if (starter is null)
+        {
+            return false;
+        }
+
+        for (var parent = starter.Parent; parent is not null; parent = parent.Parent)
+        {
+            switch (parent)
+            {
+                case IAnonymousFunctionOperation or ILocalFunctionOperation:
+                    // Started from a delegate: it runs whenever that delegate does.
+                    return false;
+                case IFieldInitializerOperation field:
+                    return field.InitializedFields.All(f => f.IsStatic);
+                case IPropertyInitializerOperation property:
+                    return property.InitializedProperties.All(p => p.IsStatic);
+                case IMethodBodyBaseOperation or IBlockOperation { Parent: null }:
+                    return starter.SemanticModel?.GetEnclosingSymbol(starter.Syntax.SpanStart) is IMethodSymbol { MethodKind: MethodKind.StaticConstructor };
+            }
+        }
+
+        return false;
     }
 
     /// <summary>
@@ -686,6 +744,9 @@ internal sealed class ColdCallers
 
         /// <summary>A <c>CancellationToken.Register</c> callback: called when the token is cancelled.</summary>
         CancellationCallback,
+
+        /// <summary>Started once by its type's initializer (<c>static readonly Task s_t = Task.Run(Detect);</c>).</summary>
+        TypeInitialization,
     }
 
     /// <summary>One call of a followed member: the call, the member it is made from, and whether it is a rare use instead.</summary>

@@ -63,6 +63,89 @@ public partial class TimeoutCancellationTokenSourceTests
             Expected("CancelAfter", "per item of an await foreach", 0),
             Expected("new CancellationTokenSource(timeout)", "per item of an await foreach", 1));
 
+    // A static field's or property's initializer runs in the type initializer, once per process, as a static constructor
+    // does; so does work it starts with Task.Run, TaskFactory.StartNew or a Lazy<T> (a platform probe, a region look-up).
+    [Fact]
+    public Task A_member_run_only_by_a_type_initializer_is_cold_but_one_behind_a_stored_delegate_or_an_instance_initializer_is_not() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Threading;
+            using System.Threading.Tasks;
+
+            static class PlatformDetection
+            {
+                private static readonly Task<string[]> s_detection = Task.Run(RunDetectionAsync);
+                private static readonly Lazy<string> s_region = new Lazy<string>(() => DiscoverRegion());
+                private static readonly string s_zone = ReadZone();
+                private static readonly Task s_warm;
+                private static readonly Func<Task> s_fetch = FetchAsync;
+
+                static PlatformDetection() => s_warm = Task.Factory.StartNew(() => WarmUp());
+
+                public static string[] Platforms => s_detection.GetAwaiter().GetResult();
+                public static Task Fetch() => s_fetch();
+
+                private static async Task<string[]> RunDetectionAsync()
+                {
+                    var ec2 = await DetectEc2Async();
+                    return new[] { ec2 };
+                }
+
+                private static async Task<string> DetectEc2Async()
+                {
+                    using var cts = new CancellationTokenSource(200);
+                    await Task.Delay(1, cts.Token);
+                    return "ec2";
+                }
+
+                private static string DiscoverRegion()
+                {
+                    using var cts = new CancellationTokenSource(200);
+                    return "region";
+                }
+
+                private static string ReadZone()
+                {
+                    using var cts = new CancellationTokenSource(200);
+                    return "zone";
+                }
+
+                private static void WarmUp()
+                {
+                    using var cts = new CancellationTokenSource(200);
+                }
+
+                // Stored, not run: the delegate is called whenever Fetch is, per operation.
+                private static async Task FetchAsync()
+                {
+                    using var cts = {|#0:new CancellationTokenSource(200)|};
+                    await Task.Delay(1, cts.Token);
+                }
+            }
+
+            class Session
+            {
+                // Once per instance, and a session may be created per operation.
+                private readonly Task _handshake = Task.Run(HandshakeStepAsync);
+                private readonly Lazy<int> _settings = new Lazy<int>(() => ComputeLimit());
+
+                private static async Task HandshakeStepAsync()
+                {
+                    using var cts = {|#1:new CancellationTokenSource(200)|};
+                    await Task.Delay(1, cts.Token);
+                }
+
+                private static int ComputeLimit()
+                {
+                    using var cts = {|#2:new CancellationTokenSource(200)|};
+                    return 1;
+                }
+            }
+            """,
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 0),
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 1),
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 2));
+
     [Fact]
     public Task A_member_called_only_from_lifecycle_code_is_cold() =>
         Verify.VerifyAsync("""

@@ -35,7 +35,43 @@ public class RobustnessTests
         await Run<SpinUntilAnalyzer>(source);
     }
 
-    private static async Task Run<TAnalyzer>(string source)
+    // A call the compiler rejects for its arguments, not for a missing type, is not a timeout: its count or its known
+    // types rule every timeout overload out (the unresolved-call fallback is for arguments of unknown type).
+    [Theory]
+    [InlineData("using var c = new CancellationTokenSource(1, 2, 3);")]
+    [InlineData("using var c = new CancellationTokenSource(null);")]
+    [InlineData("using var c = new CancellationTokenSource(\"5\");")]
+    [InlineData("using var c = new CancellationTokenSource(true);")]
+    [InlineData("using var c = new CancellationTokenSource(); c.CancelAfter(1, 2);")]
+    [InlineData("using var c = new CancellationTokenSource(); c.CancelAfter(null);")]
+    [InlineData("using var c = new CancellationTokenSource(); c.CancelAfter(\"5\");")]
+    public async Task A_call_whose_known_arguments_fit_no_timeout_overload_is_not_reported(string statement)
+    {
+        var diagnostics = await Run<TimeoutCancellationTokenSourceAnalyzer>(BrokenMember(statement));
+        Assert.DoesNotContain(diagnostics, d => d.Id == DiagnosticIds.TimeoutCancellationTokenSource);
+    }
+
+    [Theory]
+    [InlineData("using var c = new CancellationTokenSource(settings.Timeout);")]
+    [InlineData("using var c = new CancellationTokenSource(); c.CancelAfter(settings.Timeout);")]
+    public async Task A_call_whose_timeout_has_a_missing_type_is_still_reported(string statement)
+    {
+        var diagnostics = await Run<TimeoutCancellationTokenSourceAnalyzer>(BrokenMember(statement));
+        Assert.Contains(diagnostics, d => d.Id == DiagnosticIds.TimeoutCancellationTokenSource);
+    }
+
+    private static string BrokenMember(string statement) => $$"""
+        using System.Threading;
+        class C
+        {
+            void M(Missing.Settings settings)
+            {
+                {{statement}}
+            }
+        }
+        """;
+
+    private static async Task<ImmutableArray<Diagnostic>> Run<TAnalyzer>(string source)
         where TAnalyzer : DiagnosticAnalyzer, new()
     {
         var compilation = CSharpCompilation.Create("Broken", new[] { CSharpSyntaxTree.ParseText(source) },
@@ -48,5 +84,6 @@ public class RobustnessTests
         // Whatever a rule reports on broken code is fine; an exception (AD0001) is not.
         Assert.Empty(exceptions);
         Assert.DoesNotContain(diagnostics, d => d.Id == "AD0001");
+        return diagnostics;
     }
 }

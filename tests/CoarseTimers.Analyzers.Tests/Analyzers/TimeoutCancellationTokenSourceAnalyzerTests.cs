@@ -317,6 +317,51 @@ public partial class TimeoutCancellationTokenSourceTests
         return new Verify { TestCode = source }.AsConsoleApplication().RunAsync();
     }
 
+    // CancelAfter on a source created with a TimeProvider arms the provider's timer (a fake one in tests, CoarseTimeProvider
+    // in production), as the calls that take a provider do, which are never flagged.
+    [Theory]
+    [InlineData("using var cts = new CancellationTokenSource(Timeout.InfiniteTimeSpan, _time); cts.CancelAfter(5000);")]
+    [InlineData("using var cts = fast ? new CancellationTokenSource(Timeout.InfiniteTimeSpan, _time) : new CancellationTokenSource(); cts.CancelAfter(5000);")]
+    [InlineData("CancellationTokenSource cts = null; cts ??= new CancellationTokenSource(TimeSpan.FromSeconds(1), _time); cts.CancelAfter(5000); cts.Dispose();")]
+    [InlineData("_reused.CancelAfter(5000);")]
+    [InlineData("_reused?.CancelAfter(TimeSpan.FromSeconds(5));")]
+    [InlineData("this.Assigned.CancelAfter(5000);")]
+    public Task CancelAfter_on_a_source_created_with_a_TimeProvider_is_not_flagged(string body) =>
+        Verify.VerifyAsync(WrapWithProvider(body));
+
+    [Theory]
+    [InlineData("using var cts = new CancellationTokenSource(); {|#0:cts.CancelAfter(5000)|};", "per-operation timeout")]
+    [InlineData("using var cts = CancellationTokenSource.CreateLinkedTokenSource(_reused.Token); {|#0:cts.CancelAfter(5000)|};", "per-operation timeout")]
+    [InlineData("{|#0:_plain.CancelAfter(5000)|};", "reused source re-armed per call")]
+    public Task CancelAfter_on_a_source_without_a_TimeProvider_next_to_one_is_still_flagged(string body, string reason) =>
+        Verify.VerifyAsync(WrapWithProvider(body), Expected("CancelAfter", reason));
+
+    private static string WrapWithProvider(string body) => $$"""
+        using System;
+        using System.Threading;
+
+        class C
+        {
+            private readonly TimeProvider _time;
+            private readonly CancellationTokenSource _reused;
+            private readonly CancellationTokenSource _plain = new();
+
+            public C(TimeProvider time)
+            {
+                _time = time;
+                _reused = new CancellationTokenSource(Timeout.InfiniteTimeSpan, time);
+                this.Assigned = new CancellationTokenSource(Timeout.InfiniteTimeSpan, time);
+            }
+
+            private CancellationTokenSource Assigned { get; }
+
+            void M(bool fast)
+            {
+                {{body}}
+            }
+        }
+        """;
+
     [Fact]
     public Task A_user_type_named_CancellationTokenSource_is_not_flagged() =>
         Verify.VerifyAsync("""

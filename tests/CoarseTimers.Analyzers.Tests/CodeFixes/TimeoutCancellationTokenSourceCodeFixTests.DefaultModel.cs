@@ -193,20 +193,4 @@ public partial class TimeoutCancellationTokenSourceTests
                 static void Swap(ref CancellationTokenSource source) { }
             }
             """);
-
-    [Fact]
-    public Task No_fix_for_a_TimeProvider_source() =>
-        Verify.VerifyNotOfferedUnderDefaultModelAsync("""
-            using System;
-            using System.Threading;
-
-            class C
-            {
-                void M()
-                {
-                    var cts = new CancellationTokenSource(TimeSpan.FromSeconds(1), TimeProvider.System);
-                    {|CT0002:cts.CancelAfter(100)|};
-                }
-            }
-            """);
 }
