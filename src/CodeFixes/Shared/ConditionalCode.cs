@@ -108,7 +108,35 @@ internal static class ConditionalCode
         return depth != 0;
     }
 
-    private static bool IsConditional(SyntaxTrivia trivia) =>
+    /// <summary>
+    /// <paramref name="position"/> lies inside an <c>#if</c> block of <paramref name="root"/> (in any of its branches):
+    /// whether the code there is compiled depends on the configuration.
+    /// </summary>
+    public static bool IsInBranch(SyntaxNode root, int position)
+    {
+        var depth = 0;
+        foreach (var trivia in root.DescendantTrivia(descendIntoTrivia: true))
+        {
+            if (trivia.SpanStart >= position)
+            {
+                break;
+            }
+
+            if (trivia.IsKind(SyntaxKind.IfDirectiveTrivia))
+            {
+                depth++;
+            }
+            else if (trivia.IsKind(SyntaxKind.EndIfDirectiveTrivia))
+            {
+                depth--;
+            }
+        }
+
+        return depth > 0;
+    }
+
+    /// <summary>A conditional directive (<c>#if</c>, <c>#elif</c>, <c>#else</c>, <c>#endif</c>) or the code one leaves out.</summary>
+    public static bool IsConditional(SyntaxTrivia trivia) =>
         trivia.IsKind(SyntaxKind.IfDirectiveTrivia) || trivia.IsKind(SyntaxKind.ElifDirectiveTrivia) || trivia.IsKind(SyntaxKind.ElseDirectiveTrivia) ||
         trivia.IsKind(SyntaxKind.EndIfDirectiveTrivia) || trivia.IsKind(SyntaxKind.DisabledTextTrivia);
 }

@@ -15,7 +15,8 @@ namespace CoarseTimers.CodeFixes.Shared;
 /// Adds <c>using CoarseTimers;</c> for the names a fix wrote, but only when no name already in the file changes what it
 /// binds to. A file that uses its own <c>HotPathAttribute</c> as <c>[HotPath]</c> (or its own <c>CoarseTimer</c>, ...)
 /// through a using directive or a global using would otherwise get an ambiguous reference (CS0104); there the import is
-/// left out and the fix's names stay qualified, as <see cref="RuntimeNames"/> wrote them.
+/// left out and the fix's names stay qualified, as <see cref="RuntimeNames"/> wrote them. Where the usings hold
+/// <c>#if</c> blocks, <see cref="ImportPlacement"/> decides where the directive goes, or that it goes nowhere.
 /// </summary>
 internal static class SafeImports
 {
@@ -26,6 +27,14 @@ internal static class SafeImports
         {
             return document;
         }
+
+        // Usings split by #if blocks: a place every configuration compiles, the same from every target, or none.
+        if (await ImportPlacement.PlaceAsync(document, imported, RuntimeNames.Namespace, cancellationToken).ConfigureAwait(false) is not { } placed)
+        {
+            return document;
+        }
+
+        imported = placed;
 
         var before = await document.GetSemanticModelAsync(cancellationToken).ConfigureAwait(false);
         var after = await imported.GetSemanticModelAsync(cancellationToken).ConfigureAwait(false);

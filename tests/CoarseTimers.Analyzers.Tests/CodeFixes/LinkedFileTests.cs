@@ -18,7 +18,8 @@ namespace CoarseTimers.Analyzers.Tests.CodeFixes;
 
 /// <summary>
 /// A file linked into several projects is one text for all of them: a rewrite to the runtime is offered only when every
-/// project that compiles it references the runtime, so that no project's build breaks.
+/// project that compiles it references the runtime, so that no project's build breaks; and each target of a
+/// multi-targeted project, fixing it under its own symbols, writes the same text.
 /// </summary>
 public class LinkedFileTests
 {
@@ -62,6 +63,127 @@ public class LinkedFileTests
         AddDocument(workspace, second, "Shared.cs", "/shared/Shared.cs");
 
         Assert.Single(await FixesAsync(workspace.CurrentSolution.GetDocument(linked)!));
+    }
+
+    private const string Namespaces = "namespace Alpha { public class A1 { } } namespace Beta { public class B1 { } } namespace Delta { public class D1 { } }";
+
+    // Each target of a multi-targeted project fixes the file under its own symbols; the directive must land where every
+    // target compiles it, at the same place from each (dotnet format keeps both places when they differ: CS0105).
+    [Theory]
+    [InlineData("""
+        using Alpha;
+        #if NETSTANDARD2_0
+        using Beta;
+        #endif
+        using Delta;
+        using System;
+        using System.Threading.Tasks;
+        """, """
+        using Alpha;
+        #if NETSTANDARD2_0
+        using Beta;
+        #endif
+        using CoarseTimers;
+        using Delta;
+        using System;
+        using System.Threading.Tasks;
+        """)]
+    [InlineData("""
+        using System;
+        using System.Threading.Tasks;
+        #if DEBUG
+        using System.Diagnostics;
+        #endif
+        using Alpha;
+        """, """
+        using System;
+        using System.Threading.Tasks;
+        #if DEBUG
+        using System.Diagnostics;
+        #endif
+        using Alpha;
+        using CoarseTimers;
+        """)]
+    public async Task With_usings_split_by_if_blocks_the_import_goes_where_every_target_compiles_it(string usings, string expectedUsings)
+    {
+        var source = usings + "\n\n" + PollerBody;
+        var fromNet = await FixedTextAsync(source, "NET", "DEBUG");
+        var fromStandard = await FixedTextAsync(source, "NETSTANDARD2_0");
+
+        Assert.Equal(fromNet, fromStandard);
+        Assert.StartsWith(expectedUsings.ReplaceLineEndings("\n") + "\n", fromNet.ReplaceLineEndings("\n"), System.StringComparison.Ordinal);
+        Assert.Contains("await CoarseTimer.Delay(5);", fromNet, System.StringComparison.Ordinal);
+        AssertCompiles(fromNet, "NET", "DEBUG");
+        AssertCompiles(fromNet, "NETSTANDARD2_0");
+    }
+
+    [Theory]
+    [InlineData("""
+        #if DEBUG
+        using System;
+        using System.Threading.Tasks;
+        #else
+        using System.Threading.Tasks;
+        #endif
+        """)]
+    [InlineData("""
+        #if NET
+        using System.Threading.Tasks;
+        #else
+        using System.Linq;
+        using System.Threading.Tasks;
+        #endif
+        """)]
+    public async Task When_every_using_sits_in_an_if_block_the_names_stay_qualified(string usings)
+    {
+        var source = usings + "\n\n" + PollerBody;
+        var fromNet = await FixedTextAsync(source, "NET", "DEBUG");
+        var fromStandard = await FixedTextAsync(source, "NETSTANDARD2_0");
+
+        Assert.Equal(fromNet, fromStandard);
+        Assert.DoesNotContain("using CoarseTimers;", fromNet, System.StringComparison.Ordinal);
+        Assert.Contains("await CoarseTimers.CoarseTimer.Delay(5);", fromNet, System.StringComparison.Ordinal);
+        AssertCompiles(fromNet, "NET", "DEBUG");
+        AssertCompiles(fromNet, "NETSTANDARD2_0");
+    }
+
+    private const string PollerBody = """
+        static class Poller
+        {
+            public static async Task WaitAsync(System.Func<bool> done)
+            {
+                while (!done())
+                {
+                    await Task.Delay(5);
+                }
+            }
+        }
+        """;
+
+    // The text of the document after the CT0001 fix, in a project compiled with these preprocessor symbols.
+    private static async Task<string> FixedTextAsync(string source, params string[] symbols)
+    {
+        using var workspace = new AdhocWorkspace();
+        var project = workspace.AddProject(ProjectInfo.Create(
+            ProjectId.CreateNewId(), VersionStamp.Default, "P", "P", LanguageNames.CSharp,
+            compilationOptions: new CSharpCompilationOptions(OutputKind.DynamicallyLinkedLibrary),
+            parseOptions: new CSharpParseOptions(preprocessorSymbols: symbols),
+            metadataReferences: TestReferences.Net80.Add(TestReferences.Runtime))).Id;
+        workspace.AddDocument(project, "Namespaces.cs", SourceText.From(Namespaces));
+        var document = workspace.AddDocument(project, "Poller.cs", SourceText.From(source));
+        var actions = await FixesAsync(document);
+        var operations = await actions[0].GetOperationsAsync(CancellationToken.None);
+        var changed = operations.OfType<ApplyChangesOperation>().Single().ChangedSolution.GetDocument(document.Id)!;
+        return (await changed.GetTextAsync()).ToString();
+    }
+
+    private static void AssertCompiles(string source, params string[] symbols)
+    {
+        var options = new CSharpParseOptions(preprocessorSymbols: symbols);
+        var compilation = CSharpCompilation.Create("Fixed",
+            new[] { CSharpSyntaxTree.ParseText(source, options), CSharpSyntaxTree.ParseText(Namespaces, options) },
+            TestReferences.Net80.Add(TestReferences.Runtime), new CSharpCompilationOptions(OutputKind.DynamicallyLinkedLibrary));
+        Assert.Empty(compilation.GetDiagnostics().Where(d => d.Severity == DiagnosticSeverity.Error));
     }
 
     private static ProjectId AddProject(AdhocWorkspace workspace, string name, IEnumerable<MetadataReference> references) =>
