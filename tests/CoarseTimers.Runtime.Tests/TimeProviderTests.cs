@@ -96,4 +96,15 @@ public class TimeProviderTests
         var provider = new CoarseTimeProvider(new CoarseTimerOptions { Resolution = TimeSpan.FromMilliseconds(5) });
         Assert.Equal(TimeSpan.FromMilliseconds(5), provider.Resolution);
     }
+
+    [Theory]
+    [InlineData(0, 1, 4)]
+    [InlineData(0, 2, 8)]
+    [InlineData(0, 3, 16)]
+    [InlineData(0, 16, 64)]
+    [InlineData(0, 64, 64)]
+    [InlineData(3, 2, 4)]
+    [InlineData(1, 64, 1)]
+    public void The_shard_count_is_four_per_processor_by_default_rounded_up_to_a_power_of_two_and_at_most_64(int configured, int processors, int expected) =>
+        Assert.Equal(expected, new CoarseTimerOptions { ShardCount = configured }.EffectiveShardCountFor(processors));
 }
