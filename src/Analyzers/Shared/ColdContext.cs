@@ -134,6 +134,11 @@ internal static class ColdContext
     /// </summary>
     public static string? Reason(IOperation operation, ISymbol containingSymbol, bool inTestProject)
     {
+        if (ThrowsNext(operation))
+        {
+            return "failure path (it throws next)";
+        }
+
         var inLoop = false;
         for (var parent = operation.Parent; parent is not null; parent = parent.Parent)
         {
@@ -540,9 +545,115 @@ internal static class ColdContext
         return false;
     }
 
-    /// <summary>Whole assembly-name segments that mark sample or demo code.</summary>
+    /// <summary>
+    /// The code after <paramref name="operation"/> always throws before it can leave its block in the normal way: the
+    /// block that holds the site (or one around it, reached by falling through) ends in a <c>throw</c>, with no
+    /// <c>return</c>, <c>break</c>, <c>continue</c> or <c>goto</c> on the way from the site (one in another branch, an
+    /// <c>else</c> that returns, is not on it) (<c>if (!valid) { await Task.Delay(2000);
+    /// throw new BadRequestException(); }</c>: an anti-brute-force pause before failing a request). A failure path, as a
+    /// catch block is. Not across a loop (a poll that returns when done and throws when it gives up polls on its normal
+    /// path), a lambda or a local function.
+    /// </summary>
+    private static bool ThrowsNext(IOperation operation)
+    {
+        for (IOperation? child = operation, parent = operation.Parent; parent is not null; child = parent, parent = parent.Parent)
+        {
+            switch (parent)
+            {
+                case ILoopOperation or IAnonymousFunctionOperation or ILocalFunctionOperation or ISwitchCaseOperation:
+                    return false;
+                case IBlockOperation block:
+                    var index = block.Operations.IndexOf(child);
+                    if (index < 0)
+                    {
+                        continue;
+                    }
+
+                    // The statement that holds the site may leave on the site's path: a jump in another branch of an `if`
+                    // whose body holds the site (an `else` that returns) is not on it, one anywhere else in it is (an
+                    // `if` whose condition holds the site and whose body returns).
+                    if (MayLeaveOnPath(operation, block.Operations[index]))
+                    {
+                        return false;
+                    }
+
+                    for (var i = index + 1; i < block.Operations.Length; i++)
+                    {
+                        var statement = block.Operations[i];
+                        if (IsThrow(statement))
+                        {
+                            return true;
+                        }
+
+                        if (Leaves(statement))
+                        {
+                            return false;
+                        }
+                    }
+
+                    break;
+            }
+        }
+
+        return false;
+
+        static bool MayLeaveOnPath(IOperation site, IOperation statement)
+        {
+            for (IOperation? child = site, parent = site.Parent; parent is not null && !ReferenceEquals(child, statement); child = parent, parent = parent.Parent)
+            {
+                if (parent is IConditionalOperation branch && (ReferenceEquals(branch.WhenTrue, child) || ReferenceEquals(branch.WhenFalse, child)))
+                {
+                    // In one branch: only what that branch does after the site is on the path (a block's rest is read
+                    // when the walk reaches that block; a branch that is a single jump leaves).
+                    return child is IReturnOperation or IBranchOperation;
+                }
+            }
+
+            return Leaves(statement);
+        }
+
+        static bool IsThrow(IOperation statement) => statement is IThrowOperation or IExpressionStatementOperation { Operation: IThrowOperation };
+
+        // A statement that may leave the block by return, break, continue or goto (not through a lambda or a local function).
+        static bool Leaves(IOperation statement)
+        {
+            if (statement is IReturnOperation or IBranchOperation)
+            {
+                return true;
+            }
+
+            foreach (var node in statement.Descendants())
+            {
+                if (node is IReturnOperation or IBranchOperation && !InNestedFunction(node, statement))
+                {
+                    return true;
+                }
+            }
+
+            return false;
+        }
+
+        static bool InNestedFunction(IOperation node, IOperation statement)
+        {
+            for (var parent = node.Parent; parent is not null && !ReferenceEquals(parent, statement); parent = parent.Parent)
+            {
+                if (parent is IAnonymousFunctionOperation or ILocalFunctionOperation)
+                {
+                    return true;
+                }
+            }
+
+            return false;
+        }
+    }
+
+    /// <summary>
+    /// Whole assembly-name segments that mark sample or demo code; Sandbox too (<c>OpenIddict.Sandbox.WinForms.Client</c>,
+    /// <c>MessagePipe.Sandbox.ConsoleApp</c>: a program to try the library by hand), as a whole segment only
+    /// (<c>PayPalSandboxClient</c> talks to a payment sandbox in production code).
+    /// </summary>
     private static readonly ImmutableHashSet<string> s_sampleSegments = ImmutableHashSet.Create(
-        StringComparer.OrdinalIgnoreCase, "Sample", "Samples", "Example", "Examples", "Demo", "Demos");
+        StringComparer.OrdinalIgnoreCase, "Sample", "Samples", "Example", "Examples", "Demo", "Demos", "Sandbox");
 
     /// <summary>Last words of an assembly-name segment that name one sample or demo program (<c>ConsoleSample</c>, <c>ImapClientDemo</c>).</summary>
     private static readonly ImmutableHashSet<string> s_sampleProgramWords = ImmutableHashSet.Create(StringComparer.Ordinal, "Sample", "Example", "Demo");

@@ -56,6 +56,7 @@ internal static class HotPathModel
     public const string ShortPollingDelay = "short polling delay in a loop";
     public const string ShortPollingDelayInCallersLoop = "short polling delay in a method its callers call in a loop";
     public const string PerRequestPollingDelay = "polling delay in a loop of a per-request controller or hub";
+    public const string PerRequestSleep = "sleep per request of a MediatR handler";
 
     /// <summary>Words of a flag that tracks whether its owner still runs (a run loop's condition reads one).</summary>
     private static readonly ImmutableHashSet<string> s_ownerStateWords = ImmutableHashSet.Create(
@@ -180,6 +181,15 @@ internal static class HotPathModel
 
                     break;
             }
+        }
+
+        // A sleep in a MediatR handler (outside its loops, which rule 1 reads) runs once per request or notification the
+        // mediator sends. Not a controller's or hub's: in the corpus their sleeps outside loops are admin, developer and
+        // failure-path pauses (a regtest cheat action, a restart command, a retry after a 429), not per-request work.
+        if (sleep && (rules & HotPathRules.Loop) != 0 && !inLoop && !insideFunction && !neverFires && IsMediatRHandler(containingSymbol.ContainingType) &&
+            !CalledOnlyFromColdCode(containingSymbol, symbols, insideLambda, settings.PollingThresholdMilliseconds, cancellationToken))
+        {
+            return PerRequestSleep;
         }
 
         // A short sleep in a member that every caller calls in the body of its loop is that loop's polling delay.
@@ -588,6 +598,43 @@ internal static class HotPathModel
         }
 
         return false;
+    }
+
+    /// <summary>
+    /// A MediatR handler: a type that implements <c>IRequestHandler&lt;TRequest&gt;</c>,
+    /// <c>IRequestHandler&lt;TRequest, TResponse&gt;</c> or <c>INotificationHandler&lt;TNotification&gt;</c> of the
+    /// <c>MediatR</c> namespace (by name when unresolved), whose <c>Handle</c> the mediator calls once per request or
+    /// notification it sends.
+    /// </summary>
+    internal static bool IsMediatRHandler(INamedTypeSymbol? type)
+    {
+        if (type is null)
+        {
+            return false;
+        }
+
+        foreach (var contract in type.AllInterfaces)
+        {
+            if (IsHandlerContract(contract))
+            {
+                return true;
+            }
+        }
+
+        // With MediatR unresolved, the compiler cannot tell an interface first in the base list from a base class.
+        for (var current = type.BaseType; current is not null; current = current.BaseType)
+        {
+            if (current.TypeKind == TypeKind.Error && IsHandlerContract(current))
+            {
+                return true;
+            }
+        }
+
+        return false;
+
+        static bool IsHandlerContract(INamedTypeSymbol contract) =>
+            contract is { Name: "IRequestHandler" or "INotificationHandler" } &&
+            (contract.ContainingNamespace is { Name: "MediatR", ContainingNamespace.IsGlobalNamespace: true } || contract.TypeKind == TypeKind.Error);
     }
 
     // `Microsoft.AspNetCore.<name>`, read without building the namespace's display string.

@@ -10,8 +10,8 @@ namespace CoarseTimers.Analyzers.Tests.Rules;
 
 public partial class TaskDelayTests
 {
-    private static DiagnosticResult Expected(string reason) =>
-        new DiagnosticResult(DiagnosticIds.TaskDelay, DiagnosticSeverity.Warning).WithLocation(0).WithArguments(reason);
+    private static DiagnosticResult Expected(string reason, int location = 0) =>
+        new DiagnosticResult(DiagnosticIds.TaskDelay, DiagnosticSeverity.Warning).WithLocation(location).WithArguments(reason);
 
     [Theory]
     [InlineData("for (var i = 0; i < 3; i++) { await {|#0:Task.Delay(5)|}; }")]
@@ -141,6 +141,8 @@ public partial class TaskDelayTests
     [InlineData("Contoso.Sampling", true)] // words, not prefixes: a sampling library runs per operation
     [InlineData("Contoso.Demographics", true)]
     [InlineData("Contoso.AudioSamples", true)] // a plural ending a longer segment names what a product handles
+    [InlineData("OpenIddict.Sandbox.WinForms.Client", false)] // a program to try the library by hand
+    [InlineData("Contoso.PayPalSandboxClient", true)] // a whole segment only: a client of a payment sandbox
     public Task Command_line_tools_and_samples_are_cold(string assemblyName, bool flagged)
     {
         var test = new AnalyzerVerifier<TaskDelayAnalyzer>
@@ -298,6 +300,154 @@ public partial class TaskDelayTests
             """,
             new DiagnosticResult(DiagnosticIds.TaskDelay, DiagnosticSeverity.Warning).WithLocation(0).WithArguments("polling delay in a loop of a per-request controller or hub"),
             new DiagnosticResult(DiagnosticIds.TaskDelay, DiagnosticSeverity.Warning).WithLocation(1).WithArguments("polling delay in a loop of a per-request controller or hub"));
+
+    // A MediatR handler runs once per request or notification: a sleep outside its loops is one timer per request, whatever
+    // its length; not on a failure path (a pause before throwing), not in a lambda. A controller's or hub's sleep outside
+    // its loops is not read as per request (the corpus' are admin, developer and failure-path pauses).
+    [Fact]
+    public Task A_sleep_in_a_mediatr_handler_runs_per_request_but_one_outside_loops_of_a_controller_or_hub_does_not() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Threading;
+            using System.Threading.Tasks;
+
+            namespace Microsoft.AspNetCore.Mvc { public abstract class ControllerBase { } public abstract class Controller : ControllerBase { } }
+            namespace Microsoft.AspNetCore.SignalR { public abstract class Hub { } }
+            namespace MediatR
+            {
+                public interface IRequest { }
+                public interface IRequestHandler<in TRequest> { Task Handle(TRequest request, CancellationToken cancellationToken); }
+                public interface INotificationHandler<in TNotification> { Task Handle(TNotification notification, CancellationToken cancellationToken); }
+            }
+            namespace Other { public interface IRequestHandler<in TRequest> { Task Handle(TRequest request, CancellationToken cancellationToken); } }
+
+            namespace Shop
+            {
+                using Microsoft.AspNetCore.Mvc;
+                using Microsoft.AspNetCore.SignalR;
+
+                public record SetPaid(int OrderId) : MediatR.IRequest;
+                public record OrderShipped(int OrderId);
+
+                public class SetPaidHandler : MediatR.IRequestHandler<SetPaid>
+                {
+                    public async Task Handle(SetPaid request, CancellationToken cancellationToken)
+                    {
+                        await {|#0:Task.Delay(10_000, cancellationToken)|};
+                    }
+                }
+
+                public class ShippedHandler : MediatR.INotificationHandler<OrderShipped>
+                {
+                    public Task Handle(OrderShipped notification, CancellationToken cancellationToken) => Pause(cancellationToken);
+
+                    private static async Task Pause(CancellationToken token) => await {|#1:Task.Delay(50, token)|};
+                }
+
+                public class AccountsController : Controller
+                {
+                    public async Task<string> Throttled()
+                    {
+                        await Task.Delay(TimeSpan.FromMilliseconds(500));
+                        return "ok";
+                    }
+
+                    // An anti-brute-force pause before failing the request: a failure path.
+                    public async Task Verify(bool valid)
+                    {
+                        if (!valid)
+                        {
+                            await Task.Delay(2000);
+                            throw new InvalidOperationException("verification failed");
+                        }
+                    }
+
+                    // The same, when the success path returns from another branch first.
+                    public async Task Delete(bool valid, bool done)
+                    {
+                        if (!valid)
+                        {
+                            await Task.Delay(2000);
+                        }
+                        else
+                        {
+                            if (done)
+                            {
+                                return;
+                            }
+                        }
+
+                        throw new InvalidOperationException("not deleted");
+                    }
+
+                    private static async Task ThrowDelayedAsync(string message)
+                    {
+                        await Task.Delay(2000);
+                        throw new InvalidOperationException(message);
+                    }
+
+                    // In a lambda: it may run later, once, or never per request.
+                    public void Later() => _ = Task.Run(async () => await Task.Delay(100));
+                }
+
+                public class ChatHub : Hub
+                {
+                    public async Task Send(string message) => await Task.Delay(20);
+                }
+
+                // Not per request: a handler of another library's interface, and a plain service.
+                public class Lookalike : Other.IRequestHandler<SetPaid>
+                {
+                    public async Task Handle(SetPaid request, CancellationToken cancellationToken) => await Task.Delay(10_000, cancellationToken);
+                }
+
+                public class Service
+                {
+                    public async Task Run() => await Task.Delay(500);
+                }
+            }
+            """,
+            Expected("sleep per request of a MediatR handler", 0),
+            Expected("sleep per request of a MediatR handler", 1));
+
+    [Fact]
+    public Task A_sleep_in_a_mediatr_handler_is_per_request_with_mediatr_unresolved() =>
+        Verify.VerifyAsync("""
+            using System.Threading;
+            using System.Threading.Tasks;
+            using MediatR;
+
+            public record SetPaid(int OrderId);
+
+            public class SetPaidHandler : {|CS0246:IRequestHandler<SetPaid, bool>|}
+            {
+                public async Task<bool> Handle(SetPaid command, CancellationToken cancellationToken)
+                {
+                    await {|#0:Task.Delay(10000, cancellationToken)|};
+                    return true;
+                }
+            }
+            """.Replace("using MediatR;", "using {|CS0246:MediatR|};"),
+            Expected("sleep per request of a MediatR handler"));
+
+    // A race whose timeout throws: the site sits in the condition, and the body that returns is on its path.
+    [Theory]
+    [InlineData("var work = Work(); if (await Task.WhenAny(work, {|#0:Task.Delay(100)|}) == work) { return; } throw new TimeoutException();")]
+    [InlineData("var work = Work(); if (await Task.WhenAny(work, {|#0:Task.Delay(100)|}) != work) { throw new TimeoutException(); } await work;")]
+    public Task A_timeout_race_that_throws_when_it_loses_is_still_a_timeout(string body) =>
+        Verify.VerifyAsync(Wrap(body), Expected("per-operation timeout"));
+
+    [Theory]
+    [InlineData("if (Work().IsFaulted) { await Task.Delay(5); throw new InvalidOperationException(); }", false)]
+    [InlineData("if (Work().IsFaulted) { await Task.Delay(5); Console.WriteLine(); throw new InvalidOperationException(); }", false)]
+    [InlineData("if (Work().IsFaulted) { { await Task.Delay(5); } throw new InvalidOperationException(); }", false)]
+    [InlineData("if (Work().IsFaulted) { await {|#0:Task.Delay(5)|}; if (Work().IsCompleted) return; throw new InvalidOperationException(); }", true)]
+    [InlineData("if (Work().IsFaulted) { await {|#0:Task.Delay(5)|}; continue; }", true)]
+    [InlineData("await {|#0:Task.Delay(5)|};", true)]
+    public Task A_sleep_the_code_after_which_always_throws_is_a_failure_path(string body, bool flagged) =>
+        flagged
+            ? Verify.VerifyAsync(Wrap("for (var i = 0; i < 10; i++) { " + body + " }"), Expected("short polling delay in a loop"))
+            : Verify.VerifyAsync(Wrap("for (var i = 0; i < 10; i++) { " + body + " }"));
 
     [Fact]
     public Task A_short_sleep_in_a_member_called_in_a_loop_of_every_caller_polls() =>
