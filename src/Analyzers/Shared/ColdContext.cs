@@ -556,6 +556,13 @@ internal static class ColdContext
     /// </summary>
     private static bool ThrowsNext(IOperation operation)
     {
+        // Perf: asked of every site and of every call its cold callers follow. Most have no block around them that ends
+        // in a throw; finding that takes one walk up, before any statement is read.
+        if (!EndsInThrowAround(operation))
+        {
+            return false;
+        }
+
         for (IOperation? child = operation, parent = operation.Parent; parent is not null; child = parent, parent = parent.Parent)
         {
             switch (parent)
@@ -596,6 +603,22 @@ internal static class ColdContext
         }
 
         return false;
+
+        static bool EndsInThrowAround(IOperation site)
+        {
+            for (var parent = site.Parent; parent is not null; parent = parent.Parent)
+            {
+                switch (parent)
+                {
+                    case ILoopOperation or IAnonymousFunctionOperation or ILocalFunctionOperation or ISwitchCaseOperation:
+                        return false;
+                    case IBlockOperation { Operations.Length: > 0 } block when IsThrow(block.Operations[block.Operations.Length - 1]):
+                        return true;
+                }
+            }
+
+            return false;
+        }
 
         static bool MayLeaveOnPath(IOperation site, IOperation statement)
         {
