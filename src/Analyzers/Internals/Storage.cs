@@ -1,4 +1,5 @@
 using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Microsoft.CodeAnalysis.Operations;
 
 namespace CoarseTimers.Analyzers.Internals;
@@ -40,6 +41,17 @@ internal static class Storage
         IPropertyReferenceOperation property => property.Property,
         _ => null,
     };
+
+    /// <summary>
+    /// The value an assignment stores through <paramref name="identifier"/> (<c>x = v</c>, <c>this.x = v</c>,
+    /// <c>x ??= v</c>): its right-hand side, or null when the name is not an assignment's target. Read from syntax, for
+    /// scans that name-filter identifiers before binding them.
+    /// </summary>
+    public static ExpressionSyntax? AssignedValue(IdentifierNameSyntax identifier)
+    {
+        SyntaxNode target = identifier.Parent is MemberAccessExpressionSyntax { Expression: ThisExpressionSyntax } access && access.Name == identifier ? access : identifier;
+        return target.Parent is AssignmentExpressionSyntax assignment && assignment.Left == target ? assignment.Right : null;
+    }
 
     /// <summary>The declared type of a local, field or property; null for anything else.</summary>
     public static ITypeSymbol? TypeOf(ISymbol? storage) => storage switch

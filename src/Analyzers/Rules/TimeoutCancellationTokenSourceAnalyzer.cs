@@ -62,7 +62,7 @@ public sealed class TimeoutCancellationTokenSourceAnalyzer : CoarseTimersAnalyze
     private static void AnalyzeUnresolved(OperationAnalysisContext context, RuleContext rule)
     {
         var operation = (IInvalidOperation)context.Operation;
-        if (UnresolvedCall.Arguments(operation).Count != 1 || !MayBeTimeout(UnresolvedCall.Argument(operation, 0)))
+        if (UnresolvedCall.Arguments(operation).Count != 1 || !MayBeTimeout(UnresolvedCall.Argument(operation, 0), rule.Symbols))
         {
             return;
         }
@@ -88,12 +88,12 @@ public sealed class TimeoutCancellationTokenSourceAnalyzer : CoarseTimersAnalyze
     /// The fallback is for a timeout, or a receiver, whose type the compilation lacks. An argument of a known type that
     /// no timeout overload takes (a string, a bool, <c>null</c>) is a mistake being typed, not a timeout.
     /// </summary>
-    private static bool MayBeTimeout(IOperation? argument)
+    private static bool MayBeTimeout(IOperation? argument, KnownSymbols symbols)
     {
         var value = argument.WithoutConversions();
         return value is not null && !(value.ConstantValue.HasValue && value.ConstantValue.Value is null) &&
-               value.Type is null or { TypeKind: TypeKind.Error } or { SpecialType: SpecialType.System_Int32 } or
-               { Name: "TimeSpan", ContainingNamespace: { Name: "System", ContainingNamespace.IsGlobalNamespace: true } };
+               (value.Type is null or { TypeKind: TypeKind.Error } or { SpecialType: SpecialType.System_Int32 } ||
+                SymbolEqualityComparer.Default.Equals(value.Type, symbols.TimeSpan));
     }
 
     /// <summary><paramref name="lifetime"/> is the timer-lifetime evidence for rule 3 (<see cref="TimerLifetime"/>), if any.</summary>

@@ -75,26 +75,11 @@ internal static class TimeProviderSources
 
     private static bool AssignsProviderCreation(SyntaxNode scope, ISymbol variable, SemanticModel model, KnownSymbols symbols, CancellationToken cancellationToken)
     {
-        foreach (var assignment in scope.DescendantNodes().OfType<AssignmentExpressionSyntax>())
+        foreach (var identifier in scope.DescendantNodes().OfType<IdentifierNameSyntax>())
         {
-            if (!assignment.IsKind(SyntaxKind.SimpleAssignmentExpression) && !assignment.IsKind(SyntaxKind.CoalesceAssignmentExpression))
-            {
-                continue;
-            }
-
-            var target = assignment.Left switch
-            {
-                IdentifierNameSyntax identifier => identifier,
-                MemberAccessExpressionSyntax { Expression: ThisExpressionSyntax, Name: IdentifierNameSyntax name } => name,
-                _ => null,
-            };
-            if (target is null || target.Identifier.ValueText != variable.Name ||
-                !SymbolEqualityComparer.Default.Equals(model.GetSymbolInfo(target, cancellationToken).Symbol?.OriginalDefinition, variable.OriginalDefinition))
-            {
-                continue;
-            }
-
-            if (IsProviderCreation(assignment.Right, model, symbols, cancellationToken))
+            if (identifier.Identifier.ValueText == variable.Name && Storage.AssignedValue(identifier) is { } value &&
+                SymbolEqualityComparer.Default.Equals(model.GetSymbolInfo(identifier, cancellationToken).Symbol?.OriginalDefinition, variable.OriginalDefinition) &&
+                IsProviderCreation(value, model, symbols, cancellationToken))
             {
                 return true;
             }

@@ -123,7 +123,7 @@ internal sealed class StorageAnalysis
             }
 
             references.Add(identifier);
-            if (AssignmentOf(identifier) is { } assigned)
+            if (Storage.AssignedValue(identifier) is { } assigned)
             {
                 values.Add(assigned);
             }
@@ -223,12 +223,6 @@ internal sealed class StorageAnalysis
         model.GetSymbolInfo(invocation, cancellationToken).Symbol is IMethodSymbol method && method.IsMethodOf(symbols.GC, "KeepAlive");
 
     private static bool IsNull(ExpressionSyntax expression) => expression.IsKind(SyntaxKind.NullLiteralExpression);
-
-    private static ExpressionSyntax? AssignmentOf(IdentifierNameSyntax identifier)
-    {
-        SyntaxNode target = identifier.Parent is MemberAccessExpressionSyntax { Expression: ThisExpressionSyntax } access && access.Name == identifier ? access : identifier;
-        return target.Parent is AssignmentExpressionSyntax assignment && assignment.Left == target ? assignment.Right : null;
-    }
 
     /// <summary>
     /// The type's one declaration, in this document, and not <c>partial</c> (nor inside a partial type): another part may
