@@ -70,6 +70,11 @@ internal static class AnalyzerRun
             trees.Add(CSharpSyntaxTree.ParseText(ImplicitUsingsSource, parseOptions, Path.Combine(project.Folder, "obj", "ImplicitUsings.g.cs"), cancellationToken: cancellationToken));
         }
 
+        if (!project.GlobalUsings.IsEmpty)
+        {
+            trees.Add(CSharpSyntaxTree.ParseText(string.Join("\n", project.GlobalUsings), parseOptions, Path.Combine(project.Folder, "obj", "GlobalUsings.g.cs"), cancellationToken: cancellationToken));
+        }
+
         var options = new CSharpCompilationOptions(
             project.IsExe ? OutputKind.ConsoleApplication : OutputKind.DynamicallyLinkedLibrary,
             allowUnsafe: true,
