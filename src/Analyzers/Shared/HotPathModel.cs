@@ -58,9 +58,14 @@ internal static class HotPathModel
     public const string PerRequestPollingDelay = "polling delay in a loop of a per-request controller or hub";
     public const string PerRequestSleep = "sleep per request of a MediatR handler";
 
-    /// <summary>Words of a flag that tracks whether its owner still runs (a run loop's condition reads one).</summary>
+    /// <summary>
+    /// Words of a flag or signal that tracks whether its owner still runs (a run loop's condition reads one): also the
+    /// process's or owner's exit (<c>while (!_processExit.Task.IsCompleted)</c>, <c>while (!_exitRequested)</c>) and a
+    /// request to stop (<c>while (!_stopRequested)</c>).
+    /// </summary>
     private static readonly ImmutableHashSet<string> s_ownerStateWords = ImmutableHashSet.Create(
-        StringComparer.Ordinal, "Disposed", "Disposing", "Stopped", "Stopping", "Shutdown", "Closed", "Closing", "Running", "Terminated", "Alive");
+        StringComparer.Ordinal, "Disposed", "Disposing", "Stop", "Stopped", "Stopping", "Shutdown", "Closed", "Closing", "Running", "Terminated", "Alive",
+        "Exit", "Exiting", "Exited");
 
     private static readonly ImmutableHashSet<string> s_perItemParameters = ImmutableHashSet.Create("body", "action", "selector", "collectionSelector", "resultSelector");
 

@@ -201,8 +201,14 @@ public partial class TaskDelayTests
     [Theory]
     [InlineData("while (!_stopping.IsCancellationRequested) { await Task.WhenAny(Work(), Task.Delay(_interval)); }")]
     [InlineData("while (true) { await Task.WhenAny(Work(), Task.Delay(TimeSpan.FromSeconds(5))); }")]
+    [InlineData("while (!_processExit.Task.IsCompleted) { await Task.WhenAny(_processExit.Task, Task.Delay(_interval)); }")]
+    [InlineData("while (!_stopRequested) { await Task.WhenAny(Work(), Task.Delay(_interval)); }")]
     public Task A_race_that_paces_a_run_loop_is_pacing(string body) =>
         Verify.VerifyAsync(Wrap(body));
+
+    [Fact]
+    public Task A_race_in_a_loop_that_waits_for_its_own_reply_is_not_a_run_loop() =>
+        Verify.VerifyAsync(Wrap("while (!_reply.Task.IsCompleted) { await Task.WhenAny(_reply.Task, {|#0:Task.Delay(100)|}); }"), Expected("inside a loop"));
 
     [Theory]
     [InlineData("await Task.Delay(5);")]
@@ -680,6 +686,9 @@ public partial class TaskDelayTests
             private readonly TimeSpan _interval = TimeSpan.FromMilliseconds(5);
             private readonly (int PollMs, int Other) _options = (5, 0);
             private readonly CancellationToken _stopping = default;
+            private readonly TaskCompletionSource<bool> _processExit = new();
+            private readonly TaskCompletionSource<bool> _reply = new();
+            private bool _stopRequested;
 
             async Task M()
             {
