@@ -85,6 +85,12 @@ internal static class SymbolExtensions
         return first?.Name == outer && second?.Name == inner;
     }
 
+    /// <summary>
+    /// The symbol that calls of <paramref name="method"/> bind to: a partial method's or constructor's defining part (the
+    /// implementing part, which holds the body, is a symbol of its own), as its original definition.
+    /// </summary>
+    public static IMethodSymbol CallTarget(this IMethodSymbol method) => (method.PartialDefinitionPart ?? method).OriginalDefinition;
+
     /// <summary>True when <paramref name="method"/> is the static or instance method <paramref name="name"/> declared by <paramref name="type"/>.</summary>
     public static bool IsMethodOf(this IMethodSymbol method, INamedTypeSymbol? type, string name) =>
         method.Name == name && method.ContainingType.Is(type);

@@ -51,7 +51,7 @@ internal sealed class ColdCallers
     /// callers' loops are paced (a loop that sleeps only short polling delays is not).
     /// </remarks>
     public string? Reason(IMethodSymbol method, long pollingThresholdMilliseconds, CancellationToken cancellationToken) =>
-        Reason(method.OriginalDefinition, MaxDepth, pollingThresholdMilliseconds, new HashSet<IMethodSymbol>(SymbolEqualityComparer.Default), cancellationToken);
+        Reason(method.CallTarget(), MaxDepth, pollingThresholdMilliseconds, new HashSet<IMethodSymbol>(SymbolEqualityComparer.Default), cancellationToken);
 
     private string? Reason(IMethodSymbol method, int depth, long pollingThresholdMilliseconds, HashSet<IMethodSymbol> visiting, CancellationToken cancellationToken)
     {
@@ -88,7 +88,7 @@ internal sealed class ColdCallers
         string? first = null;
         foreach (var site in sites)
         {
-            if (SymbolEqualityComparer.Default.Equals(site.Caller?.OriginalDefinition, method))
+            if (site.Caller is IMethodSymbol caller && SymbolEqualityComparer.Default.Equals(caller.CallTarget(), method))
             {
                 // Recursion enters the member from itself, which adds no way in: its other callers decide.
                 continue;
@@ -159,7 +159,7 @@ internal sealed class ColdCallers
     /// </summary>
     private ImmutableArray<CallSite> PlainCallSites(IMethodSymbol method, CancellationToken cancellationToken)
     {
-        method = method.OriginalDefinition;
+        method = method.CallTarget();
         if (!CanSeeEveryCaller(method))
         {
             return default;
@@ -360,7 +360,7 @@ internal sealed class ColdCallers
             return $"only called from the constructor of {callerMethod.ContainingType.Name}, a service that starts a periodic timer";
         }
 
-        return Reason(callerMethod.OriginalDefinition, depth - 1, pollingThresholdMilliseconds, visiting, cancellationToken);
+        return Reason(callerMethod.CallTarget(), depth - 1, pollingThresholdMilliseconds, visiting, cancellationToken);
     }
 
     /// <summary>

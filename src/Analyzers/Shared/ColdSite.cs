@@ -73,6 +73,13 @@ internal static class ColdSite
     private static readonly ImmutableHashSet<string> s_connectionStepWords = ImmutableHashSet.Create(StringComparer.Ordinal, "Connect", "Reconnect", "Handshake");
 
     /// <summary>
+    /// Words that, last in a called method's name, say the call takes something down (<c>websocket.CloseAsync(status,
+    /// reason, cts.Token)</c>, <c>client.DisconnectAsync(cts.Token)</c>, <c>bus.StopAsync(cts.Token)</c>): once per connection,
+    /// channel or host, at its end (<see cref="BoundCallReason"/>). Only last: <c>StopTimer</c>, <c>CloseStream</c> lead with them.
+    /// </summary>
+    private static readonly ImmutableHashSet<string> s_closingStepWords = ImmutableHashSet.Create(StringComparer.Ordinal, "Close", "Disconnect", "Stop");
+
+    /// <summary>
     /// Words that, first or last in a called method's name, say the call signs in (<c>client.AuthenticateAsync(user, password, token)</c>,
     /// <c>LoginAsync</c>): set-up only after a connect bounded by the same source (<see cref="BoundCallReason"/>), since a
     /// plain Authenticate also runs per request (ASP.NET Core's <c>AuthenticateAsync</c>).
@@ -81,7 +88,8 @@ internal static class ColdSite
 
     /// <summary>
     /// The timeout source (a <c>new CancellationTokenSource(timeout)</c>, or the local a <c>CancelAfter</c> arms) bounds only
-    /// connection set-up: its token goes nowhere but to calls named for connecting or handshaking
+    /// connection set-up or take-down: its token goes nowhere but to calls named for connecting, handshaking, closing,
+    /// disconnecting or stopping (<see cref="s_closingStepWords"/>)
     /// (<c>websocket.ConnectAsync(uri, cts.Token)</c>, <c>ConnectWebSocketAsync</c>, <c>PerformHandshakeAsync</c>,
     /// <c>ssl.AuthenticateAsServerAsync(options, cts.Token)</c>: a TLS handshake), or to such a call and then to sign-in calls
     /// (<c>smtp.ConnectAsync(host, port, options, cts.Token)</c> then <c>smtp.AuthenticateAsync(user, password, cts.Token)</c>), as
@@ -196,7 +204,7 @@ internal static class ColdSite
         }
 
         var words = ColdContext.Words(name);
-        return StartsOrEndsWith(words, s_connectionStepWords) || IsTlsHandshake(words) || ColdContext.NamesLifecyclePhase(words) ? name : null;
+        return StartsOrEndsWith(words, s_connectionStepWords) || EndsWith(words, s_closingStepWords) || IsTlsHandshake(words) || ColdContext.NamesLifecyclePhase(words) ? name : null;
     }
 
     // The call that `tokenRead` is an argument of signs in (s_signInStepWords first or last in its name). It counts only
@@ -205,6 +213,12 @@ internal static class ColdSite
         CalledName(tokenRead) is { } name && StartsOrEndsWith(ColdContext.Words(name), s_signInStepWords);
 
     // The first word of a name, or its last before the suffixes (Async, Core, ...), is one of `step`.
+    private static bool EndsWith(List<string> words, ImmutableHashSet<string> step)
+    {
+        var last = ColdContext.LastWordIndex(words);
+        return last >= 0 && step.Contains(words[last]);
+    }
+
     private static bool StartsOrEndsWith(List<string> words, ImmutableHashSet<string> step)
     {
         var last = ColdContext.LastWordIndex(words);

@@ -523,7 +523,9 @@ internal static class HotPathModel
     {
         for (var parent = operation.Parent; parent is not null; parent = parent.Parent)
         {
-            if (parent is ILocalFunctionOperation localFunction && HasHotPathAttribute(localFunction.Symbol, settings))
+            // A local function or a lambda that carries the mark itself (`[HotPath] async () => ...`, C# 10).
+            if ((parent is ILocalFunctionOperation localFunction && HasHotPathAttribute(localFunction.Symbol, settings)) ||
+                (parent is IAnonymousFunctionOperation lambda && HasHotPathAttribute(lambda.Symbol, settings)))
             {
                 return true;
             }

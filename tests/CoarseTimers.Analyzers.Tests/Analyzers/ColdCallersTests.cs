@@ -176,6 +176,27 @@ public partial class TimeoutCancellationTokenSourceTests
             """);
 
     [Fact]
+    public Task A_partial_method_is_judged_by_the_callers_of_its_defining_part() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Threading;
+
+            sealed partial class Store : IDisposable
+            {
+                // Found by a probe: the body is the implementing part, a symbol of its own, while calls bind to the
+                // defining part, so its only caller, Dispose, was not seen.
+                public void Dispose() => Flush();
+                partial void Flush();
+                partial void Flush() { using var cts = new CancellationTokenSource(5000); }
+
+                public void Handle() => Send(1);
+                private partial void Send(int id);
+                private partial void Send(int id) { using var cts = {|#0:new CancellationTokenSource(5000)|}; }
+            }
+            """,
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 0));
+
+    [Fact]
     public Task A_member_with_one_hot_caller_unseen_callers_or_calls_in_a_loop_stays_hot() =>
         Verify.VerifyAsync("""
             using System;

@@ -488,6 +488,52 @@ public partial class TimeoutCancellationTokenSourceTests
             Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 2));
 
     [Fact]
+    public Task A_timeout_that_bounds_only_a_close_disconnect_or_stop_is_a_take_down() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Net.WebSockets;
+            using System.Threading;
+            using System.Threading.Tasks;
+
+            interface IBus { Task StopAsync(CancellationToken token); Task DisconnectAsync(CancellationToken token); }
+
+            class Session
+            {
+                // From blind round 28: a failed ping closes the connection, the close bounded by its own timeout.
+                async Task<bool> CheckAsync(WebSocket socket, TimeSpan timeout)
+                {
+                    using var closeCts = new CancellationTokenSource(timeout);
+                    await socket.CloseAsync(WebSocketCloseStatus.NormalClosure, "ping failed", closeCts.Token);
+                    return false;
+                }
+
+                async Task SwitchAsync(IBus bus, IBus other)
+                {
+                    using var cts = new CancellationTokenSource(TimeSpan.FromSeconds(30));
+                    await bus.StopAsync(cts.Token);
+                    await other.DisconnectAsync(cts.Token);
+                }
+
+                // Per operation: the same source bounds the send before the close.
+                async Task RespondAsync(WebSocket socket, ArraySegment<byte> message, TimeSpan timeout)
+                {
+                    using var cts = {|#0:new CancellationTokenSource(timeout)|};
+                    await socket.SendAsync(message, WebSocketMessageType.Binary, true, cts.Token);
+                    await socket.CloseAsync(WebSocketCloseStatus.NormalClosure, null, cts.Token);
+                }
+
+                // Only as the last word: CloseOutput leads with it (a half-close, after which the socket still receives).
+                async Task SendLastAsync(WebSocket socket, TimeSpan timeout)
+                {
+                    using var cts = {|#1:new CancellationTokenSource(timeout)|};
+                    await socket.CloseOutputAsync(WebSocketCloseStatus.NormalClosure, null, cts.Token);
+                }
+            }
+            """,
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 0),
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 1));
+
+    [Fact]
     public Task A_timeout_that_bounds_only_a_call_named_for_a_lifecycle_phase_is_that_phase() =>
         Verify.VerifyAsync("""
             using System;

@@ -207,6 +207,31 @@ public partial class TaskDelayTests
         Verify.VerifyAsync(Wrap(body));
 
     [Fact]
+    public Task A_partial_method_that_every_caller_calls_in_a_loop_polls_in_that_loop() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Threading.Tasks;
+
+            partial class Poller
+            {
+                public async Task WaitAsync(Func<bool> done)
+                {
+                    while (!done())
+                    {
+                        await PollPlain();
+                        await PollPartial();
+                    }
+                }
+
+                private async Task PollPlain() { await {|#0:Task.Delay(5)|}; }
+                private partial Task PollPartial();
+                private partial async Task PollPartial() { await {|#1:Task.Delay(5)|}; }
+            }
+            """,
+            Expected("short polling delay in a method its callers call in a loop", 0),
+            Expected("short polling delay in a method its callers call in a loop", 1));
+
+    [Fact]
     public Task A_race_in_a_loop_that_waits_for_its_own_reply_is_not_a_run_loop() =>
         Verify.VerifyAsync(Wrap("while (!_reply.Task.IsCompleted) { await Task.WhenAny(_reply.Task, {|#0:Task.Delay(100)|}); }"), Expected("inside a loop"));
 
@@ -547,6 +572,23 @@ public partial class TaskDelayTests
             new DiagnosticResult(DiagnosticIds.TaskDelay, DiagnosticSeverity.Warning).WithLocation(1).WithArguments("declared hot path"),
             new DiagnosticResult(DiagnosticIds.TaskDelay, DiagnosticSeverity.Warning).WithLocation(2).WithArguments("declared hot path"));
     }
+
+    [Fact]
+    public Task A_lambda_that_carries_the_mark_is_a_declared_hot_path_and_one_beside_it_is_not() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Threading.Tasks;
+
+            sealed class HotPathAttribute : Attribute { }
+
+            class Handlers
+            {
+                // Found by a probe: the mark on a lambda (C# 10) was not read.
+                Func<Task> Marked() => [HotPath] async () => await {|#0:Task.Delay(2000)|};
+                Func<Task> Unmarked() => async () => await Task.Delay(2000);
+            }
+            """,
+            Expected("declared hot path"));
 
     [Fact]
     public Task Any_attribute_named_HotPath_and_configured_attributes_count()
