@@ -78,13 +78,17 @@ fi
 ct_count() { grep -oE "[A-Za-z]+\.cs\([0-9]+,[0-9]+\): $1 CT000[1-4]" "$2" | sort -u | wc -l; }
 sites="$(wc -l <"$work/warnings.txt")"
 
-# 5a. Analysis modes (buildTransitive/CoarseTimers.targets): errors fails the build by itself, none reports nothing.
-if (cd "$sample" && dotnet build --no-incremental -p:CoarseTimersAnalysisMode=errors >"$work/mode-errors.log" 2>&1); then
+# 5a. Analysis modes (buildTransitive/CoarseTimers.targets): errors fails the build by itself (whatever its case and
+# surrounding spaces), none reports nothing, and an empty value on the command line (a CI variable left unset) is default.
+if (cd "$sample" && dotnet build --no-incremental "-p:CoarseTimersAnalysisMode= Errors " >"$work/mode-errors.log" 2>&1); then
   step "mode errors fails the build" FAIL "it succeeded"
 else
   n="$(ct_count error "$work/mode-errors.log")"
-  step "mode errors fails the build" "$([ "$n" -eq "$sites" ] && echo ok || echo FAIL)" "$n CT errors of $sites sites, no -warnaserror"
+  step "mode errors fails the build" "$([ "$n" -eq "$sites" ] && echo ok || echo FAIL)" "$n CT errors of $sites sites, no -warnaserror, written ' Errors '"
 fi
+(cd "$sample" && dotnet build --no-incremental "-p:CoarseTimersAnalysisMode=" >"$work/mode-empty.log" 2>&1)
+n="$(ct_count warning "$work/mode-empty.log")"
+step "empty mode is default" "$([ "$n" -eq "$sites" ] && ! grep -q CTBUILD01 "$work/mode-empty.log" && grep -q 'Build succeeded' "$work/mode-empty.log" && echo ok || echo FAIL)" "$n CT warnings of $sites sites, no CTBUILD01"
 (cd "$sample" && dotnet build --no-incremental -p:CoarseTimersAnalysisMode=none >"$work/mode-none.log" 2>&1)
 n="$(grep -cE 'CT000[1-4]' "$work/mode-none.log")"
 step "mode none reports nothing" "$([ "$n" -eq 0 ] && grep -q 'Build succeeded' "$work/mode-none.log" && echo ok || echo FAIL)" "$n CT diagnostics"

@@ -105,8 +105,19 @@ internal sealed class AnalyzerSettings
     private static bool ReadBool(AnalyzerConfigOptions options, string[] keys, bool fallback) =>
         bool.TryParse(Get(options, keys), out var value) ? value : fallback;
 
-    private static long ReadNonNegative(AnalyzerConfigOptions options, string[] keys, long fallback) =>
-        long.TryParse(Get(options, keys), NumberStyles.Integer, CultureInfo.InvariantCulture, out var value) && value >= 0 ? value : fallback;
+    // A whole number too large for a long (`1000000000000000000000`: "effectively no limit") is the largest one, not the
+    // default: falling back would quietly turn a threshold meant to be huge into 16 ms.
+    private static long ReadNonNegative(AnalyzerConfigOptions options, string[] keys, long fallback)
+    {
+        var text = Get(options, keys)?.Trim();
+        if (long.TryParse(text, NumberStyles.Integer, CultureInfo.InvariantCulture, out var value))
+        {
+            return value >= 0 ? value : fallback;
+        }
+
+        var digits = text is not null && text.StartsWith("+", StringComparison.Ordinal) ? text.Substring(1) : text;
+        return !string.IsNullOrEmpty(digits) && digits!.All(static c => c is >= '0' and <= '9') ? long.MaxValue : fallback;
+    }
 
     /// <summary>
     /// The keys each option is looked up under, in order of precedence: <c>coarse_timers.ct0001.name</c> (the compiler

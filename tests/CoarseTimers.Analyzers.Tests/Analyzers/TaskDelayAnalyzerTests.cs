@@ -634,6 +634,14 @@ public partial class TaskDelayTests
         return Task.WhenAll(specific, bad);
     }
 
+    [Theory]
+    [InlineData("100000000000000000000000")]
+    [InlineData("+9223372036854775808")]
+    [InlineData("9223372036854775807")]
+    public Task A_threshold_too_large_for_a_long_is_the_largest_not_the_default(string huge) =>
+        // Found by a probe: 9223372036854775808 fell back to the default 16 ms, so a 40 ms poll went unflagged.
+        Verify.VerifyAsync(Wrap("for (;;) { await {|#0:Task.Delay(40)|}; }"), $"coarse_timers.polling_threshold_ms = {huge}", Expected("short polling delay in a loop"));
+
     [Fact]
     public Task Using_static_Delay_is_matched_by_symbol()
     {
