@@ -212,13 +212,14 @@ internal static class ColdSite
     private static bool IsSignInCall(SyntaxNode tokenRead) =>
         CalledName(tokenRead) is { } name && StartsOrEndsWith(ColdContext.Words(name), s_signInStepWords);
 
-    // The first word of a name, or its last before the suffixes (Async, Core, ...), is one of `step`.
+    // The last word of a name before the suffixes (Async, Core, ...) is one of `step`.
     private static bool EndsWith(List<string> words, ImmutableHashSet<string> step)
     {
         var last = ColdContext.LastWordIndex(words);
         return last >= 0 && step.Contains(words[last]);
     }
 
+    // The first word of a name, or its last before the suffixes (Async, Core, ...), is one of `step`.
     private static bool StartsOrEndsWith(List<string> words, ImmutableHashSet<string> step)
     {
         var last = ColdContext.LastWordIndex(words);
