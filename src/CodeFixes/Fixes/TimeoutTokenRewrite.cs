@@ -301,7 +301,7 @@ internal static class TimeoutTokenRewrite
     /// a type parameter: <c>Equals(token, other)</c>, <c>EqualityComparer&lt;T&gt;.Equals</c>, <c>HashSet&lt;T&gt;.Add</c>,
     /// <c>list.Add</c>) compares or keeps the token, which would tell two shared tokens of one bucket apart no more.
     /// </summary>
-    private static bool IsPassedAsToken(SyntaxNode tokenRead, SemanticModel model, KnownSymbols symbols, CancellationToken cancellationToken)
+    private static bool IsPassedAsToken(SyntaxNode tokenRead, SemanticModel model, KnownSymbols symbols, CancellationToken cancellationToken, int depth = 0)
     {
         if (tokenRead.Parent is not ArgumentSyntax { RefKindKeyword.RawKind: (int)SyntaxKind.None } argument ||
             argument.Parent is not ArgumentListSyntax { Parent: InvocationExpressionSyntax or BaseObjectCreationExpressionSyntax } list ||
@@ -318,11 +318,73 @@ internal static class TimeoutTokenRewrite
         return parameter?.Type switch
         {
             null => false,
-            var type when type.Is(symbols.CancellationToken) => true,
+            var type when type.Is(symbols.CancellationToken) => !TellsTokensApart(method, parameter, model.Compilation, symbols, depth, cancellationToken),
             IArrayTypeSymbol { ElementType: var element } when parameter.IsParams => element.Is(symbols.CancellationToken),
             INamedTypeSymbol { TypeArguments.Length: 1 } span when parameter.IsParams => span.TypeArguments[0].Is(symbols.CancellationToken),
             _ => false,
         };
+    }
+
+    /// <summary>
+    /// A method with a body in this compilation that may tell the token it receives apart from other tokens: compares it
+    /// with one (<c>catch (OperationCanceledException e) when (e.CancellationToken == connectTimeout)</c>), keeps it (a
+    /// field, a local, a primary constructor's state), hands it to a parameter of another type, or to a method that does
+    /// so itself. Two shared tokens of one bucket are equal, so such a callee could take one branch where two private
+    /// tokens took two (found by a probe: "send timed out" became "connect timed out"). Reading the token's own members
+    /// (<c>IsCancellationRequested</c>, <c>ThrowIfCancellationRequested()</c>, <c>Register</c>, ...), comparing it with
+    /// <c>None</c> or <c>default</c> and handing it on to a token parameter are fine. A method without a body here (a
+    /// library's, an interface's or abstract one, a delegate's <c>Invoke</c>) is trusted, as the docs say; past three calls
+    /// deep it is not.
+    /// </summary>
+    private static bool TellsTokensApart(IMethodSymbol method, IParameterSymbol parameter, Compilation compilation, KnownSymbols symbols, int depth, CancellationToken cancellationToken)
+    {
+        var implementation = method.OriginalDefinition.PartialImplementationPart ?? method.OriginalDefinition;
+        if (parameter.Ordinal >= implementation.Parameters.Length)
+        {
+            return true;
+        }
+
+        var received = implementation.Parameters[parameter.Ordinal];
+        foreach (var reference in implementation.DeclaringSyntaxReferences)
+        {
+            var declaration = reference.GetSyntax(cancellationToken);
+            SyntaxNode? body = declaration switch
+            {
+                BaseMethodDeclarationSyntax declared => (SyntaxNode?)declared.Body ?? declared.ExpressionBody,
+                LocalFunctionStatementSyntax local => (SyntaxNode?)local.Body ?? local.ExpressionBody,
+                TypeDeclarationSyntax => declaration, // a primary constructor: its parameters are the object's state
+                _ => null,
+            };
+            if (body is null)
+            {
+                continue;
+            }
+
+            if (depth >= 3 || declaration is TypeDeclarationSyntax)
+            {
+                return true;
+            }
+
+            var model = compilation.GetSemanticModel(declaration.SyntaxTree);
+            foreach (var identifier in body.DescendantNodes().OfType<IdentifierNameSyntax>())
+            {
+                if (identifier.Identifier.ValueText != received.Name ||
+                    !SymbolEqualityComparer.Default.Equals(model.GetSymbolInfo(identifier, cancellationToken).Symbol, received))
+                {
+                    continue;
+                }
+
+                var ownMember = identifier.Parent is MemberAccessExpressionSyntax { Name.Identifier.ValueText: nameof(CancellationToken.IsCancellationRequested) or
+                    nameof(CancellationToken.CanBeCanceled) or nameof(CancellationToken.ThrowIfCancellationRequested) or nameof(CancellationToken.Register) or
+                    "UnsafeRegister" or nameof(CancellationToken.WaitHandle) } access && access.Expression == identifier;
+                if (!ownMember && !IsComparedWithNone(identifier) && !IsPassedAsToken(identifier, model, symbols, cancellationToken, depth + 1))
+                {
+                    return true;
+                }
+            }
+        }
+
+        return false;
     }
 
     /// <summary><paramref name="node"/> sits in a loop of its function that does not also hold <paramref name="scope"/>: it may run again after it.</summary>
