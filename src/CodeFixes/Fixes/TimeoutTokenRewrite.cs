@@ -374,9 +374,12 @@ internal static class TimeoutTokenRewrite
                     continue;
                 }
 
-                var ownMember = identifier.Parent is MemberAccessExpressionSyntax { Name.Identifier.ValueText: nameof(CancellationToken.IsCancellationRequested) or
+                var ownMember = identifier.Parent is MemberAccessExpressionSyntax
+                {
+                    Name.Identifier.ValueText: nameof(CancellationToken.IsCancellationRequested) or
                     nameof(CancellationToken.CanBeCanceled) or nameof(CancellationToken.ThrowIfCancellationRequested) or nameof(CancellationToken.Register) or
-                    "UnsafeRegister" or nameof(CancellationToken.WaitHandle) } access && access.Expression == identifier;
+                    "UnsafeRegister" or nameof(CancellationToken.WaitHandle)
+                } access && access.Expression == identifier;
                 if (!ownMember && !IsComparedWithNone(identifier) && !IsPassedAsToken(identifier, model, symbols, cancellationToken, depth + 1))
                 {
                     return true;

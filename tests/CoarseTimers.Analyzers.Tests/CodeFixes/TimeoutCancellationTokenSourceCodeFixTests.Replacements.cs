@@ -189,28 +189,8 @@ public partial class TimeoutCancellationTokenSourceTests
         return test.RunAsync();
     }
 
-    [Fact]
-    public Task A_token_handed_to_an_own_method_that_tells_tokens_apart_keeps_its_source()
-    {
-        // Found by a probe: Send compares the token it receives with another, so two shared tokens of one bucket (equal)
-        // would take the connect branch where the private ones took the send branch. Read only hands its token on.
-        var test = Verify.Create(
-        """
-        using System;
-        using System.IO;
-        using System.Threading;
-        using System.Threading.Tasks;
-
-        class C
-        {
-            async Task M(Stream stream, byte[] buffer)
-            {
-                var connect = {|CT0002:new CancellationTokenSource(300)|}.Token;
-                var send = {|CT0002:new CancellationTokenSource(300)|}.Token;
-                await Send(stream, buffer, connect, send);
-                await Read(stream, buffer, {|CT0002:new CancellationTokenSource(300)|}.Token);
-            }
-
+    // The callees of the test below: Send compares the token it receives with another one, Read only hands its token on.
+    private const string TokenCallees = """
             static async Task Send(Stream stream, byte[] buffer, CancellationToken connectTimeout, CancellationToken sendTimeout)
             {
                 try
@@ -230,9 +210,34 @@ public partial class TimeoutCancellationTokenSourceTests
             }
 
             static Task Pass(Stream stream, byte[] buffer, CancellationToken token) => stream.ReadAsync(buffer, 0, 1, token);
+        """;
+
+    [Fact]
+    public Task A_token_handed_to_an_own_method_that_tells_tokens_apart_keeps_its_source()
+    {
+        // Found by a probe: two shared tokens of one bucket are equal, so Send would take the connect branch where the
+        // private tokens took the send branch.
+        var test = Verify.Create(
+        $$"""
+        using System;
+        using System.IO;
+        using System.Threading;
+        using System.Threading.Tasks;
+
+        class C
+        {
+            async Task M(Stream stream, byte[] buffer)
+            {
+                var connect = {|CT0002:new CancellationTokenSource(300)|}.Token;
+                var send = {|CT0002:new CancellationTokenSource(300)|}.Token;
+                await Send(stream, buffer, connect, send);
+                await Read(stream, buffer, {|CT0002:new CancellationTokenSource(300)|}.Token);
+            }
+
+        {{TokenCallees}}
         }
         """,
-        """
+        $$"""
         using System;
         using System.IO;
         using System.Threading;
@@ -249,25 +254,7 @@ public partial class TimeoutCancellationTokenSourceTests
                 await Read(stream, buffer, CoarseTimeout.After(300));
             }
 
-            static async Task Send(Stream stream, byte[] buffer, CancellationToken connectTimeout, CancellationToken sendTimeout)
-            {
-                try
-                {
-                    await stream.WriteAsync(buffer, 0, 1, sendTimeout);
-                }
-                catch (OperationCanceledException e) when (e.CancellationToken == connectTimeout)
-                {
-                    Console.WriteLine("connect timed out");
-                }
-            }
-
-            static Task Read(Stream stream, byte[] buffer, CancellationToken token)
-            {
-                token.ThrowIfCancellationRequested();
-                return Pass(stream, buffer, token);
-            }
-
-            static Task Pass(Stream stream, byte[] buffer, CancellationToken token) => stream.ReadAsync(buffer, 0, 1, token);
+        {{TokenCallees}}
         }
         """);
         test.FixedState.MarkupHandling = Microsoft.CodeAnalysis.Testing.MarkupMode.Allow;
