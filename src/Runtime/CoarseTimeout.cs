@@ -36,7 +36,9 @@ namespace CoarseTimers;
 /// registrations as usual. Registrations on one bucket reuse the source's callback nodes on .NET Core (field report 4, docs/field-reports.md), and
 /// buckets are per shard, so registrations from different threads do not meet on one lock.</item>
 /// <item>Callbacks of every caller in a bucket run one after another on the thread that cancels it (a thread-pool
-/// thread), as a private source's callbacks run on its timer's thread.</item>
+/// thread), as a private source's callbacks run on its timer's thread; but where each private source's timer fires as
+/// a work item of its own, a slow synchronous callback here (a blocking clean-up in <c>Register</c>, a continuation run
+/// inline) delays the other callers of the bucket by its duration. Keep callbacks on these tokens short.</item>
 /// <item>A delay of 0 returns an already-cancelled token, as <c>new CancellationTokenSource(0).Token</c> does on .NET (on
 /// .NET Framework and Mono, whose source starts a 0 ms timer, the token of the shortest bucket); a non-zero
 /// delay under a millisecond counts as 1 ms (the BCL queues a timer for it rather than cancel at once), and so does 0
@@ -58,7 +60,8 @@ public static class CoarseTimeout
     /// As <c>CancellationTokenSource.CreateLinkedTokenSource(token)</c> then <c>CancelAfter(delay)</c>, with the timeout
     /// taken from a shared bucket (a registration on <see cref="After(TimeSpan)"/>'s token, not a timer entry). Dispose
     /// it as usual. Calling <c>CancelAfter</c> or <c>TryReset</c> on the returned source later is outside this contract:
-    /// they would arm or reset a BCL timer beside the bucket's registration, which stays.
+    /// they would arm or reset a BCL timer beside the bucket's registration, which stays. Its cancellation runs inside
+    /// the bucket's, so its callbacks, like the token's (see the type's remarks), should be short.
     /// </summary>
     public static CancellationTokenSource CreateLinkedTokenSource(CancellationToken token, TimeSpan delay) =>
         CreateLinked(TimerEngine.Default, token, TimeoutArguments.CheckTimeout(delay, nameof(delay)));
