@@ -264,14 +264,8 @@ internal static class TimeoutTokenRewrite
             return false;
         }
 
-        foreach (var identifier in scope.DescendantNodes().OfType<IdentifierNameSyntax>())
+        foreach (var identifier in SymbolReferences.Within(scope, kept, model, cancellationToken))
         {
-            if (identifier.Identifier.ValueText != kept.Name ||
-                !SymbolEqualityComparer.Default.Equals(model.GetSymbolInfo(identifier, cancellationToken).Symbol, kept))
-            {
-                continue;
-            }
-
             var written = identifier.Parent is AssignmentExpressionSyntax { RawKind: (int)SyntaxKind.SimpleAssignmentExpression } assignment && assignment.Left == identifier;
             if (!written && !IsPassedAsToken(identifier, model, symbols, cancellationToken) && !IsComparedWithNone(identifier))
             {
@@ -360,20 +354,15 @@ internal static class TimeoutTokenRewrite
                 continue;
             }
 
-            if (depth >= 3 || declaration is TypeDeclarationSyntax)
+            // Too deep, a primary constructor's state, or a read in code an #if leaves out (which cannot be seen): not trusted.
+            if (depth >= 3 || declaration is TypeDeclarationSyntax || ConditionalCode.IsNamedInInactiveCode(body, received.Name))
             {
                 return true;
             }
 
             var model = compilation.GetSemanticModel(declaration.SyntaxTree);
-            foreach (var identifier in body.DescendantNodes().OfType<IdentifierNameSyntax>())
+            foreach (var identifier in SymbolReferences.Within(body, received, model, cancellationToken))
             {
-                if (identifier.Identifier.ValueText != received.Name ||
-                    !SymbolEqualityComparer.Default.Equals(model.GetSymbolInfo(identifier, cancellationToken).Symbol, received))
-                {
-                    continue;
-                }
-
                 var ownMember = identifier.Parent is MemberAccessExpressionSyntax
                 {
                     Name.Identifier.ValueText: nameof(CancellationToken.IsCancellationRequested) or

@@ -112,16 +112,10 @@ internal sealed class StorageAnalysis
         }
 
         var references = new List<IdentifierNameSyntax>();
-        foreach (var identifier in scope.DescendantNodes().OfType<IdentifierNameSyntax>())
+        // By original definition (SymbolReferences): `other._timer` on another instantiation of a generic type is a use the
+        // rewrite must see.
+        foreach (var identifier in SymbolReferences.Within(scope, symbol, model, cancellationToken))
         {
-            // By original definition: `other._timer` on another instantiation of a generic type (`Box<int>` in `Box<T>`)
-            // is the same field, and a use the rewrite must see.
-            if (identifier.Identifier.ValueText != symbol.Name ||
-                !SymbolEqualityComparer.Default.Equals(model.GetSymbolInfo(identifier, cancellationToken).Symbol?.OriginalDefinition, symbol.OriginalDefinition))
-            {
-                continue;
-            }
-
             references.Add(identifier);
             if (Storage.AssignedValue(identifier) is { } assigned)
             {

@@ -289,6 +289,29 @@ public partial class TimeoutCancellationTokenSourceTests
         """);
 
     [Fact]
+    public Task A_token_handed_to_an_own_method_that_reads_it_in_code_an_if_leaves_out_keeps_its_source() => Verify.VerifyNotOfferedAsync(
+        """
+        using System.IO;
+        using System.Threading;
+        using System.Threading.Tasks;
+
+        class C
+        {
+            static CancellationToken s_last;
+
+            Task M(Stream stream, byte[] buffer) => Read(stream, buffer, {|CT0002:new CancellationTokenSource(1000)|}.Token);
+
+            static Task Read(Stream stream, byte[] buffer, CancellationToken token)
+            {
+        #if OTHER_TARGET
+                s_last = token; // another target keeps it
+        #endif
+                return stream.ReadAsync(buffer, 0, 1, token);
+            }
+        }
+        """);
+
+    [Fact]
     public Task No_rewrite_touches_a_statement_or_declaration_that_another_configuration_compiles_differently()
     {
         var test = Verify.Create(
