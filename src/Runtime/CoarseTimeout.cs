@@ -38,7 +38,9 @@ namespace CoarseTimers;
 /// <item>Callbacks of every caller in a bucket run one after another on the thread that cancels it (a thread-pool
 /// thread), as a private source's callbacks run on its timer's thread; but where each private source's timer fires as
 /// a work item of its own, a slow synchronous callback here (a blocking clean-up in <c>Register</c>, a continuation run
-/// inline) delays the other callers of the bucket by its duration. Keep callbacks on these tokens short.</item>
+/// inline) delays the other callers of the bucket by its duration. Keep callbacks on these tokens short. The sources of
+/// <see cref="CreateLinkedTokenSource(CancellationToken, TimeSpan)"/> are not coupled so: each is cancelled on a work
+/// item of its own.</item>
 /// <item>A delay of 0 returns an already-cancelled token, as <c>new CancellationTokenSource(0).Token</c> does on .NET (on
 /// .NET Framework and Mono, whose source starts a 0 ms timer, the token of the shortest bucket); a non-zero
 /// delay under a millisecond counts as 1 ms (the BCL queues a timer for it rather than cancel at once), and so does 0
@@ -60,8 +62,9 @@ public static class CoarseTimeout
     /// As <c>CancellationTokenSource.CreateLinkedTokenSource(token)</c> then <c>CancelAfter(delay)</c>, with the timeout
     /// taken from a shared bucket (a registration on <see cref="After(TimeSpan)"/>'s token, not a timer entry). Dispose
     /// it as usual. Calling <c>CancelAfter</c> or <c>TryReset</c> on the returned source later is outside this contract:
-    /// they would arm or reset a BCL timer beside the bucket's registration, which stays. Its cancellation runs inside
-    /// the bucket's, so its callbacks, like the token's (see the type's remarks), should be short.
+    /// they would arm or reset a BCL timer beside the bucket's registration, which stays. When the timeout fires, the
+    /// source is cancelled on a work item of its own, as a BCL source's timer fires: its callbacks do not hold up the
+    /// bucket's other sources (unlike registrations on the bucket's token itself, see the type's remarks).
     /// </summary>
     public static CancellationTokenSource CreateLinkedTokenSource(CancellationToken token, TimeSpan delay) =>
         CreateLinked(TimerEngine.Default, token, TimeoutArguments.CheckTimeout(delay, nameof(delay)));
@@ -85,9 +88,12 @@ public static class CoarseTimeout
 
     /// <summary>The linked source for a validated delay on <paramref name="engine"/>.</summary>
     internal static CancellationTokenSource CreateLinked(TimerEngine engine, CancellationToken token, long milliseconds) =>
-        // The BCL's two-token linked source: two registrations (nodes reused on .NET Core), no timer. With an
-        // infinite delay the second token is None and is not registered. A delay of 0 is the shortest bucket, not an
-        // already-cancelled token: CancelAfter(0) queues the BCL's timer, which cancels the source a moment later on
-        // the timer's thread, never inline in the call that links it.
-        CancellationTokenSource.CreateLinkedTokenSource(token, milliseconds == Timeout.Infinite ? CancellationToken.None : After(engine, milliseconds == 0 ? ZeroTimeout.ShortestMilliseconds : milliseconds));
+        // Two registrations (nodes reused on .NET Core), no timer, as the BCL's two-token linked source; with an infinite
+        // delay only the caller's token is registered. A delay of 0 is the shortest bucket, not an already-cancelled
+        // token: CancelAfter(0) queues the BCL's timer, which cancels the source a moment later on the timer's thread,
+        // never inline in the call that links it.
+        new LinkedTimeoutSource(
+            token,
+            milliseconds == Timeout.Infinite ? CancellationToken.None : After(engine, milliseconds == 0 ? ZeroTimeout.ShortestMilliseconds : milliseconds),
+            engine.RunsCallbacksInline);
 }

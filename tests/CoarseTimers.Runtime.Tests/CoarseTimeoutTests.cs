@@ -2,6 +2,7 @@ using System;
 using System.Collections.Generic;
 using System.Threading;
 using CoarseTimers.Tests.Infrastructure;
+using CoarseTimers.Timing;
 using Xunit;
 
 namespace CoarseTimers.Tests;
@@ -349,5 +350,51 @@ public class CoarseTimeoutTests
         Assert.Equal(0, engine.Pending);
         outer.Cancel();
         Assert.True(infinite.IsCancellationRequested);
+    }
+
+    [Fact]
+    public void A_slow_callback_on_one_linked_source_does_not_hold_up_another_of_the_same_bucket()
+    {
+        // Each BCL source's timer fires as a work item of its own. The bucket runs its registrations one after another,
+        // most recent first, so the blocking source is linked last: cancelled inline there, it would hold up the first.
+        var engine = new ManualEngine(inlineCallbacks: false);
+        using var release = new ManualResetEventSlim();
+        using var blocking = new ManualResetEventSlim();
+        using var first = CoarseTimeout.CreateLinked(engine.Engine, CancellationToken.None, 50);
+        using var slow = CoarseTimeout.CreateLinked(engine.Engine, CancellationToken.None, 50);
+        using var registration = slow.Token.Register(() =>
+        {
+            blocking.Set();
+            release.Wait();
+        });
+        try
+        {
+            engine.Advance(100);
+            Assert.True(blocking.Wait(TimeSpan.FromSeconds(30)), "the slow callback never ran");
+            Assert.True(first.Token.WaitHandle.WaitOne(TimeSpan.FromSeconds(30)), "the other linked source waited for the slow callback");
+        }
+        finally
+        {
+            release.Set();
+        }
+    }
+
+    [Fact]
+    public void Linked_source_timeout_queued_before_a_dispose_does_not_cancel_it_or_throw()
+    {
+        var engine = new ManualEngine();
+        var linked = (LinkedTimeoutSource)CoarseTimeout.CreateLinked(engine.Engine, CancellationToken.None, 50);
+        var token = linked.Token;
+        linked.Dispose();
+        linked.CancelUnlessDisposed();
+        Assert.False(token.IsCancellationRequested);
+    }
+
+    [Fact]
+    public void Linked_source_of_an_already_cancelled_token_is_returned_cancelled()
+    {
+        var engine = new ManualEngine(inlineCallbacks: false);
+        using var linked = CoarseTimeout.CreateLinked(engine.Engine, new CancellationToken(canceled: true), 30_000);
+        Assert.True(linked.IsCancellationRequested);
     }
 }

@@ -95,6 +95,9 @@ internal sealed class TimerEngine
     private List<KeyValuePair<ITimerTarget, TimerTicket>> _expired = new();
     private List<KeyValuePair<ITimerTarget, TimerTicket>>? _spare = new();
 
+    /// <summary>Whether expiries run inline in <see cref="ProcessDue"/> (a test engine) rather than as thread-pool work items.</summary>
+    internal bool RunsCallbacksInline => _inlineCallbacks;
+
     /// <summary>The largest capacity the scan's buffers hold on to between scans (tests: a burst must not be retained).</summary>
     internal int RetainedScanCapacity
     {

@@ -6,14 +6,15 @@ namespace CoarseTimers.Tests.Infrastructure;
 /// <summary>An engine on a <see cref="ManualClock"/> with no driver thread: expiries run inline in <see cref="Advance"/>.</summary>
 internal sealed class ManualEngine
 {
-    public ManualEngine(int resolutionMilliseconds = 10, int shardCount = 4)
+    /// <param name="inlineCallbacks">False: expiries run as thread-pool work items, as under the real driver.</param>
+    public ManualEngine(int resolutionMilliseconds = 10, int shardCount = 4, bool inlineCallbacks = true)
     {
         Clock = new ManualClock();
         Engine = new TimerEngine(
             new CoarseTimerOptions { Resolution = TimeSpan.FromMilliseconds(resolutionMilliseconds), ShardCount = shardCount },
             Clock,
             runDriver: false,
-            inlineCallbacks: true);
+            inlineCallbacks: inlineCallbacks);
     }
 
     public ManualClock Clock { get; }
