@@ -44,12 +44,13 @@ internal static class Storage
 
     /// <summary>
     /// The value an assignment stores through <paramref name="identifier"/> (<c>x = v</c>, <c>this.x = v</c>,
-    /// <c>x ??= v</c>): its right-hand side, or null when the name is not an assignment's target. Read from syntax, for
+    /// <c>batch.x = v</c>, <c>x ??= v</c>): its right-hand side, or null when the name is not an assignment's target. Read from syntax, for
     /// scans that name-filter identifiers before binding them.
     /// </summary>
     public static ExpressionSyntax? AssignedValue(IdentifierNameSyntax identifier)
     {
-        SyntaxNode target = identifier.Parent is MemberAccessExpressionSyntax { Expression: ThisExpressionSyntax } access && access.Name == identifier ? access : identifier;
+        // `this.x = v` and `other.x = v` alike: the receiver says which instance, not which storage.
+        SyntaxNode target = identifier.Parent is MemberAccessExpressionSyntax access && access.Name == identifier ? access : identifier;
         return target.Parent is AssignmentExpressionSyntax assignment && assignment.Left == target ? assignment.Right : null;
     }
 

@@ -53,6 +53,7 @@ internal sealed class KnownSymbols
         GC = compilation.GetTypeByMetadataName("System.GC");
         CoarseTimer = compilation.GetTypeByMetadataName("CoarseTimers.CoarseTimer");
         CoarseCancellationTokenSource = compilation.GetTypeByMetadataName("CoarseTimers.CoarseCancellationTokenSource");
+        CoarseSourceResets = CoarseCancellationTokenSource?.GetMembers("TryReset").Any(static m => m is IMethodSymbol { IsStatic: false, Parameters.IsEmpty: true }) == true;
         CoarseTimeout = compilation.GetTypeByMetadataName("CoarseTimers.CoarseTimeout");
         SpinThenBlock = compilation.GetTypeByMetadataName("CoarseTimers.SpinThenBlock");
         IsTestProject = compilation.ReferencedAssemblyNames.Any(static a => s_testFrameworkAssemblies.Contains(a.Name)) ||
@@ -94,6 +95,12 @@ internal sealed class KnownSymbols
     // The runtime's types, which the code fixes write: null when the compilation does not reference the runtime.
     public INamedTypeSymbol? CoarseTimer { get; }
     public INamedTypeSymbol? CoarseCancellationTokenSource { get; }
+
+    /// <summary>
+    /// The referenced runtime's coarse source declares its own <c>TryReset</c> (its net8.0 build does; the netstandard2.0
+    /// build a net6.0 or net7.0 target gets does not, so there <c>TryReset</c> binds to the BCL's).
+    /// </summary>
+    public bool CoarseSourceResets { get; }
     public INamedTypeSymbol? CoarseTimeout { get; }
     public INamedTypeSymbol? SpinThenBlock { get; }
 

@@ -20,7 +20,7 @@ public sealed class SpinUntilCodeFixProvider : CoarseTimersCodeFixProvider
     {
     }
 
-    private protected override IReadOnlyList<DocumentEdit>? TryGetEdits(SyntaxNode node, SemanticModel model, KnownSymbols symbols, CancellationToken cancellationToken) =>
+    private protected override IReadOnlyList<DocumentEdit>? TryGetEdits(SyntaxNode node, SemanticModel model, KnownSymbols symbols, FixTargets targets, CancellationToken cancellationToken) =>
         SiteOperation<IInvocationOperation>(node, model, cancellationToken) is { } invocation && SpinUntilAnalyzer.Matches(invocation, symbols)
             ? StaticCallRewrite.Retarget(invocation, model, RuntimeNames.SpinThenBlock)
             : null;

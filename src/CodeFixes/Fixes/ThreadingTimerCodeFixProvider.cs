@@ -29,7 +29,7 @@ public sealed class ThreadingTimerCodeFixProvider : CoarseTimersCodeFixProvider
     {
     }
 
-    private protected override IReadOnlyList<DocumentEdit>? TryGetEdits(SyntaxNode node, SemanticModel model, KnownSymbols symbols, CancellationToken cancellationToken)
+    private protected override IReadOnlyList<DocumentEdit>? TryGetEdits(SyntaxNode node, SemanticModel model, KnownSymbols symbols, FixTargets targets, CancellationToken cancellationToken)
     {
         if (SiteOperation<IObjectCreationOperation>(node, model, cancellationToken) is not { Syntax: BaseObjectCreationExpressionSyntax creation } operation ||
             !ThreadingTimerAnalyzer.Matches(operation, symbols) || HandsItselfToACallbackThatReadsIt(operation))

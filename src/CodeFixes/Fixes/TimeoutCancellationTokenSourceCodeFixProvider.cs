@@ -36,9 +36,9 @@ public sealed class TimeoutCancellationTokenSourceCodeFixProvider : CoarseTimers
     {
     }
 
-    private protected override IReadOnlyList<DocumentEdit>? TryGetEdits(SyntaxNode node, SemanticModel model, KnownSymbols symbols, CancellationToken cancellationToken)
+    private protected override IReadOnlyList<DocumentEdit>? TryGetEdits(SyntaxNode node, SemanticModel model, KnownSymbols symbols, FixTargets targets, CancellationToken cancellationToken)
     {
-        var site = new Site(model, symbols, cancellationToken);
+        var site = new Site(model, symbols, targets.Every(static each => each.CoarseSourceResets), cancellationToken);
         if (SiteOperation<IObjectCreationOperation>(node, model, cancellationToken) is { } creation && TimeoutCancellationTokenSourceAnalyzer.IsTimeoutCreation(creation, symbols))
         {
             return TimeoutTokenRewrite.TryCreate(creation, model, symbols, cancellationToken) ?? site.FixCreation(creation);
@@ -57,12 +57,14 @@ public sealed class TimeoutCancellationTokenSourceCodeFixProvider : CoarseTimers
     {
         private readonly SemanticModel _model;
         private readonly KnownSymbols _symbols;
+        private readonly bool _everyTargetResets;
         private readonly CancellationToken _cancellationToken;
 
-        public Site(SemanticModel model, KnownSymbols symbols, CancellationToken cancellationToken)
+        public Site(SemanticModel model, KnownSymbols symbols, bool everyTargetResets, CancellationToken cancellationToken)
         {
             _model = model;
             _symbols = symbols;
+            _everyTargetResets = everyTargetResets;
             _cancellationToken = cancellationToken;
         }
 
@@ -105,8 +107,9 @@ public sealed class TimeoutCancellationTokenSourceCodeFixProvider : CoarseTimers
         private IReadOnlyList<DocumentEdit>? RewriteStorage(StorageAnalysis storage)
         {
             var symbols = _symbols;
+            var everyTargetResets = _everyTargetResets;
             if (!storage.AssignedValues.Any(v => !v.IsKind(SyntaxKind.NullLiteralExpression)) ||
-                !storage.UsedOnlyThrough(member => IsNotReset(member, symbols), static _ => false, _symbols, _model, _cancellationToken))
+                !storage.UsedOnlyThrough(member => everyTargetResets || IsNotReset(member, symbols), static _ => false, _symbols, _model, _cancellationToken))
             {
                 return null;
             }
@@ -144,10 +147,11 @@ public sealed class TimeoutCancellationTokenSourceCodeFixProvider : CoarseTimers
         }
 
         /// <summary>
-        /// Not <c>TryReset</c>: it is not virtual, and the runtime's netstandard2.0 build, which a net6.0 or net7.0 target
-        /// gets (alone or beside net8.0 in a multi-targeted project, whose other targets this fix cannot see), has none of
-        /// its own, so <c>cts.TryReset()</c> would call the BCL's and leave the coarse timeout armed. A source that is reset
-        /// keeps the BCL type. Every other member, <c>CancelAfter</c> included, binds to the coarse source's or behaves the same.
+        /// Not <c>TryReset</c> unless every target's runtime declares its own (<see cref="KnownSymbols.CoarseSourceResets"/>,
+        /// over <see cref="FixTargets"/>): it is not virtual, and the runtime's netstandard2.0 build, which a net6.0 or
+        /// net7.0 target gets (alone or beside net8.0 in a multi-targeted project), has none of its own, so there
+        /// <c>cts.TryReset()</c> would call the BCL's and leave the coarse timeout armed. Every other member,
+        /// <c>CancelAfter</c> included, binds to the coarse source's or behaves the same.
         /// </summary>
         private static bool IsNotReset(ISymbol member, KnownSymbols symbols) =>
             member is not IMethodSymbol { Name: "TryReset" } method || !method.ContainingType.Is(symbols.CancellationTokenSource);

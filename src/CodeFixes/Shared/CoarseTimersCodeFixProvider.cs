@@ -46,8 +46,8 @@ public abstract class CoarseTimersCodeFixProvider : CodeFixProvider
         var model = await document.GetSemanticModelAsync(context.CancellationToken).ConfigureAwait(false);
         var root = await document.GetSyntaxRootAsync(context.CancellationToken).ConfigureAwait(false);
         var symbols = model is null ? null : KnownSymbols.For(model.Compilation);
-        if (model is null || root is null || symbols is null || _runtimeType(symbols) is null ||
-            !await EveryLinkedCopyReferencesTheRuntimeAsync(document, context.CancellationToken).ConfigureAwait(false))
+        if (model is null || root is null || symbols is null ||
+            await FixTargets.ForAsync(document, symbols, _runtimeType, context.CancellationToken).ConfigureAwait(false) is not { } targets)
         {
             return;
         }
@@ -55,7 +55,7 @@ public abstract class CoarseTimersCodeFixProvider : CodeFixProvider
         foreach (var diagnostic in context.Diagnostics)
         {
             var node = root.FindNode(diagnostic.Location.SourceSpan, getInnermostNodeForTie: true);
-            if (UsableEdits(node, model, symbols, context.CancellationToken) is not null)
+            if (UsableEdits(node, model, symbols, targets, context.CancellationToken) is not null)
             {
                 context.RegisterCodeFix(
                     CodeAction.Create(_title, ct => ApplyAsync(document, ImmutableArray.Create(diagnostic), ct), equivalenceKey: _diagnosticId),
@@ -65,30 +65,12 @@ public abstract class CoarseTimersCodeFixProvider : CodeFixProvider
     }
 
     /// <summary>
-    /// A file linked into other projects (<c>&lt;Compile Include="../Shared/X.cs" Link="X.cs" /&gt;</c>, a shared project)
-    /// is one text for all of them: the rewrite must compile in each, so each must reference the runtime too. Only asked
-    /// when the file is linked; the other targets of a multi-targeted project are such copies and reference it alike.
-    /// </summary>
-    private async Task<bool> EveryLinkedCopyReferencesTheRuntimeAsync(Document document, CancellationToken cancellationToken)
-    {
-        foreach (var linkedId in document.GetLinkedDocumentIds())
-        {
-            var linked = document.Project.Solution.GetDocument(linkedId);
-            var compilation = linked is null ? null : await linked.Project.GetCompilationAsync(cancellationToken).ConfigureAwait(false);
-            if (compilation is null || _runtimeType(KnownSymbols.For(compilation)) is null)
-            {
-                return false;
-            }
-        }
-
-        return true;
-    }
-
-    /// <summary>
     /// The edits that fix the site reported at <paramref name="node"/> (the node the diagnostic spans, or the innermost
-    /// one around it), or null when it cannot be fixed without changing behaviour or breaking the build.
+    /// one around it), or null when it cannot be fixed without changing behaviour or breaking the build. A file linked into other projects (<c>&lt;Compile Include="../Shared/X.cs" Link="X.cs" /&gt;</c>, a shared project)
+    /// or compiled by each target of a multi-targeted project is one text for all of them: <paramref name="targets"/>
+    /// holds their compilations, each of which references the runtime, and an edit that needs more of it asks them all.
     /// </summary>
-    private protected abstract IReadOnlyList<DocumentEdit>? TryGetEdits(SyntaxNode node, SemanticModel model, KnownSymbols symbols, CancellationToken cancellationToken);
+    private protected abstract IReadOnlyList<DocumentEdit>? TryGetEdits(SyntaxNode node, SemanticModel model, KnownSymbols symbols, FixTargets targets, CancellationToken cancellationToken);
 
     /// <summary>
     /// <see cref="TryGetEdits"/>, unless an edit touches a statement or declaration that holds an <c>#if</c> or sits in a
@@ -96,9 +78,9 @@ public abstract class CoarseTimersCodeFixProvider : CodeFixProvider
     /// rewrite could drop a branch's timeout, make a conditional one unconditional, orphan an <c>#else</c>, or retype a
     /// variable another configuration initializes or reads differently.
     /// </summary>
-    private IReadOnlyList<DocumentEdit>? UsableEdits(SyntaxNode node, SemanticModel model, KnownSymbols symbols, CancellationToken cancellationToken)
+    private IReadOnlyList<DocumentEdit>? UsableEdits(SyntaxNode node, SemanticModel model, KnownSymbols symbols, FixTargets targets, CancellationToken cancellationToken)
     {
-        var edits = TryGetEdits(node, model, symbols, cancellationToken);
+        var edits = TryGetEdits(node, model, symbols, targets, cancellationToken);
         return edits is not null && edits.Any(edit => ConditionalCode.Touches(edit.Node)) ? null : edits;
     }
 
@@ -125,8 +107,8 @@ public abstract class CoarseTimersCodeFixProvider : CodeFixProvider
         var model = await document.GetSemanticModelAsync(cancellationToken).ConfigureAwait(false);
         var root = await document.GetSyntaxRootAsync(cancellationToken).ConfigureAwait(false);
         var symbols = model is null ? null : KnownSymbols.For(model.Compilation);
-        if (model is null || root is null || symbols is null || _runtimeType(symbols) is null ||
-            !await EveryLinkedCopyReferencesTheRuntimeAsync(document, cancellationToken).ConfigureAwait(false))
+        if (model is null || root is null || symbols is null ||
+            await FixTargets.ForAsync(document, symbols, _runtimeType, cancellationToken).ConfigureAwait(false) is not { } targets)
         {
             return document;
         }
@@ -135,7 +117,7 @@ public abstract class CoarseTimersCodeFixProvider : CodeFixProvider
         foreach (var diagnostic in diagnostics.OrderBy(d => d.Location.SourceSpan.Start))
         {
             var node = root.FindNode(diagnostic.Location.SourceSpan, getInnermostNodeForTie: true);
-            foreach (var edit in UsableEdits(node, model, symbols, cancellationToken) ?? [])
+            foreach (var edit in UsableEdits(node, model, symbols, targets, cancellationToken) ?? [])
             {
                 // The first edit of a node wins: two sites that need the same rewrite (one declaration) apply it once.
                 if (!edits.ContainsKey(edit.Node))

@@ -13,8 +13,9 @@ namespace CoarseTimers.CodeFixes.Shared;
 
 /// <summary>
 /// How the local, field or property that holds a created object (<see cref="Storage.Of"/> finds it) is used, and
-/// whether changing its type is safe: every reference to the local, private field or private property must be visible
-/// in this document and use it only in ways the runtime type also supports. Anything else (passed on, returned,
+/// whether changing its type is safe: every reference to the local, private field or private property (or a field or
+/// property of a private nested type) must be visible in this document and use it only in ways the runtime type also
+/// supports. Anything else (passed on, returned,
 /// compared by type, assigned elsewhere) means no fix.
 /// </summary>
 internal sealed class StorageAnalysis
@@ -64,7 +65,7 @@ internal sealed class StorageAnalysis
 
                 scope = FunctionOf(declarator);
                 break;
-            case IFieldSymbol { DeclaredAccessibility: Accessibility.Private, IsImplicitlyDeclared: false } field:
+            case IFieldSymbol { IsImplicitlyDeclared: false } field when AccessScope(field, model, cancellationToken) is { } fieldScope:
                 if (field.DeclaringSyntaxReferences.FirstOrDefault()?.GetSyntax(cancellationToken) is not VariableDeclaratorSyntax { Parent: VariableDeclarationSyntax { Variables.Count: 1 } fieldDeclaration } fieldDeclarator ||
                     fieldDeclarator.SyntaxTree != model.SyntaxTree)
                 {
@@ -77,10 +78,11 @@ internal sealed class StorageAnalysis
                     values.Add(fieldInitializer.Value);
                 }
 
-                scope = TypeScope(field.ContainingType, model, cancellationToken);
+                scope = fieldScope;
                 break;
             // An explicit interface implementation is private too, but its type is the interface's: it cannot be retyped.
-            case IPropertySymbol { DeclaredAccessibility: Accessibility.Private, ExplicitInterfaceImplementations.IsEmpty: true } property:
+            case IPropertySymbol { ExplicitInterfaceImplementations.IsEmpty: true, IsVirtual: false, IsOverride: false, IsAbstract: false } property
+                when !ImplementsAnInterface(property) && AccessScope(property, model, cancellationToken) is { } propertyScope:
                 // One declaration: a partial property's two parts must keep one type, and only one would be retyped.
                 if (property.DeclaringSyntaxReferences.Length != 1 ||
                     property.DeclaringSyntaxReferences[0].GetSyntax(cancellationToken) is not PropertyDeclarationSyntax propertyDeclaration ||
@@ -97,7 +99,7 @@ internal sealed class StorageAnalysis
                     values.Add(propertyInitializer.Value);
                 }
 
-                scope = TypeScope(property.ContainingType, model, cancellationToken);
+                scope = propertyScope;
                 break;
             default:
                 return null;
@@ -151,11 +153,13 @@ internal sealed class StorageAnalysis
     {
         foreach (var reference in References)
         {
-            SyntaxNode expression = reference;
-            if (expression.Parent is MemberAccessExpressionSyntax { Name: var thisName } thisAccess && thisAccess.Expression is ThisExpressionSyntax && thisName == reference)
+            // `this.x`, `other.x` and `other?.x` are each one use of the storage: the receiver says which instance.
+            SyntaxNode expression = reference.Parent switch
             {
-                expression = thisAccess;
-            }
+                MemberAccessExpressionSyntax access when access.Name == reference => access,
+                MemberBindingExpressionSyntax binding when binding.Name == reference => binding,
+                _ => reference,
+            };
 
             switch (expression.Parent)
             {
@@ -223,6 +227,47 @@ internal sealed class StorageAnalysis
     /// sit in a file only another target compiles, or wholly in an inactive <c>#if</c> branch of another file, and use the
     /// storage there.
     /// </summary>
+    /// <summary>
+    /// The declaration every reference to <paramref name="member"/> must sit in: its type's, for a private member; for
+    /// any other member of a private nested type (<c>private sealed class Batch { public Timer FlushTimer { get; set; } }</c>),
+    /// the declaration of the type that nests it, since nothing outside can name the nested type. Null when code the
+    /// document does not hold could reach it.
+    /// </summary>
+    private static SyntaxNode? AccessScope(ISymbol member, SemanticModel model, CancellationToken cancellationToken)
+    {
+        if (member.DeclaredAccessibility == Accessibility.Private)
+        {
+            return TypeScope(member.ContainingType, model, cancellationToken);
+        }
+
+        for (var type = member.ContainingType; type is not null; type = type.ContainingType)
+        {
+            if (type.DeclaredAccessibility == Accessibility.Private && type.ContainingType is { } outer)
+            {
+                return TypeScope(outer, model, cancellationToken);
+            }
+        }
+
+        return null;
+    }
+
+    // A public property of a nested type may still implement an interface member, whose type a rewrite cannot change.
+    private static bool ImplementsAnInterface(IPropertySymbol property)
+    {
+        foreach (var contract in property.ContainingType.AllInterfaces)
+        {
+            foreach (var candidate in contract.GetMembers(property.Name))
+            {
+                if (SymbolEqualityComparer.Default.Equals(property.ContainingType.FindImplementationForInterfaceMember(candidate), property))
+                {
+                    return true;
+                }
+            }
+        }
+
+        return false;
+    }
+
     private static SyntaxNode? TypeScope(INamedTypeSymbol type, SemanticModel model, CancellationToken cancellationToken)
     {
         var references = type.DeclaringSyntaxReferences;

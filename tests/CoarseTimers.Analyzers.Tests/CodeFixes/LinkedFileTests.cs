@@ -65,6 +65,55 @@ public class LinkedFileTests
         Assert.Single(await FixesAsync(workspace.CurrentSolution.GetDocument(linked)!));
     }
 
+    private const string ResetSource = """
+        using System.Threading;
+
+        class Sender
+        {
+            private CancellationTokenSource _cts = new();
+
+            public void Send()
+            {
+                if (!_cts.TryReset())
+                {
+                    _cts = new CancellationTokenSource();
+                }
+
+                _cts.CancelAfter(100);
+            }
+        }
+        """;
+
+    // The runtime's netstandard2.0 build as a net6.0 or net7.0 target sees it: a coarse source with no TryReset of its own.
+    private const string RuntimeWithoutTryReset = """
+        namespace CoarseTimers
+        {
+            public class CoarseCancellationTokenSource : System.Threading.CancellationTokenSource
+            {
+                public CoarseCancellationTokenSource() { }
+                public new void CancelAfter(int millisecondsDelay) { }
+            }
+        }
+        """;
+
+    // A source reset with TryReset is rewritten only when every target's runtime has its own TryReset (net8.0 and later):
+    // where one target gets the netstandard2.0 build, its TryReset would be the BCL's and leave the coarse timeout armed.
+    [Fact]
+    public async Task A_reset_source_is_rewritten_only_when_every_target_resets_the_coarse_one()
+    {
+        using var workspace = new AdhocWorkspace();
+        var net8 = AddProject(workspace, "Net8", TestReferences.Net80.Add(TestReferences.Runtime));
+        var net6 = AddProject(workspace, "Net6", TestReferences.Net80);
+        workspace.AddDocument(net6, "Runtime.cs", SourceText.From(RuntimeWithoutTryReset));
+        var net8Only = AddProject(workspace, "Net8Only", TestReferences.Net80.Add(TestReferences.Runtime));
+        var alone = AddDocument(workspace, net8Only, "Alone.cs", "/net8/Alone.cs", ResetSource);
+        var shared = AddDocument(workspace, net8, "Shared.cs", "/shared/Shared.cs", ResetSource);
+        AddDocument(workspace, net6, "Shared.cs", "/shared/Shared.cs", ResetSource);
+
+        Assert.Single(await FixesAsync(workspace.CurrentSolution.GetDocument(alone)!, new TimeoutCancellationTokenSourceAnalyzer(), new TimeoutCancellationTokenSourceCodeFixProvider()));
+        Assert.Empty(await FixesAsync(workspace.CurrentSolution.GetDocument(shared)!, new TimeoutCancellationTokenSourceAnalyzer(), new TimeoutCancellationTokenSourceCodeFixProvider()));
+    }
+
     private const string Namespaces = "namespace Alpha { public class A1 { } } namespace Beta { public class B1 { } } namespace Delta { public class D1 { } }";
 
     // Each target of a multi-targeted project fixes the file under its own symbols; the directive must land where every
@@ -196,26 +245,29 @@ public class LinkedFileTests
             compilationOptions: new CSharpCompilationOptions(OutputKind.DynamicallyLinkedLibrary),
             metadataReferences: references)).Id;
 
-    private static DocumentId AddDocument(AdhocWorkspace workspace, ProjectId project, string name, string path)
+    private static DocumentId AddDocument(AdhocWorkspace workspace, ProjectId project, string name, string path, string source = Source)
     {
         var id = DocumentId.CreateNewId(project);
-        var info = DocumentInfo.Create(id, name, loader: TextLoader.From(TextAndVersion.Create(SourceText.From(Source), VersionStamp.Default)), filePath: path);
+        var info = DocumentInfo.Create(id, name, loader: TextLoader.From(TextAndVersion.Create(SourceText.From(source), VersionStamp.Default)), filePath: path);
         Assert.True(workspace.TryApplyChanges(workspace.CurrentSolution.AddDocument(info)));
         return id;
     }
 
     // The CT0001 fixes offered for the document's diagnostics (the default model flags the short poll).
-    private static async Task<List<CodeAction>> FixesAsync(Document document)
+    private static Task<List<CodeAction>> FixesAsync(Document document) => FixesAsync(document, new TaskDelayAnalyzer(), new TaskDelayCodeFixProvider());
+
+    // The fixes the provider offers for the analyzer's one diagnostic in the document.
+    private static async Task<List<CodeAction>> FixesAsync(Document document, DiagnosticAnalyzer analyzer, CodeFixProvider provider)
     {
         var compilation = (await document.Project.GetCompilationAsync())!;
         var tree = (await document.GetSyntaxTreeAsync())!;
-        var diagnostics = (await compilation.WithAnalyzers(ImmutableArray.Create<DiagnosticAnalyzer>(new TaskDelayAnalyzer())).GetAnalyzerDiagnosticsAsync())
+        var diagnostics = (await compilation.WithAnalyzers(ImmutableArray.Create(analyzer)).GetAnalyzerDiagnosticsAsync())
             .Where(d => d.Location.SourceTree == tree).ToList();
         Assert.Single(diagnostics);
 
         var actions = new List<CodeAction>();
         var context = new CodeFixContext(document, diagnostics[0], (action, _) => actions.Add(action), CancellationToken.None);
-        await new TaskDelayCodeFixProvider().RegisterCodeFixesAsync(context);
+        await provider.RegisterCodeFixesAsync(context);
         return actions;
     }
 }

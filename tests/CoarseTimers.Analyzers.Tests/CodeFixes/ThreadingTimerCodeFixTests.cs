@@ -277,6 +277,89 @@ public partial class ThreadingTimerTests
         """);
 
     [Fact]
+    public Task A_public_property_of_a_private_nested_type_changes_type() => Verify.VerifyAsync(
+        """
+        using System;
+        using System.Threading;
+
+        class Aggregator
+        {
+            // Nothing outside Aggregator can name Batch, so every use of FlushTimer is in this class.
+            private sealed class Batch
+            {
+                public Timer? FlushTimer { get; set; }
+                public int Count;
+            }
+
+            private Batch? _current;
+
+            void Add()
+            {
+                var batch = _current ??= new Batch();
+                batch.Count++;
+                batch.FlushTimer = {|CT0003:new Timer(_ => { }, null, 100, Timeout.Infinite)|};
+            }
+
+            void Flush()
+            {
+                _current?.FlushTimer?.Dispose();
+                _current = null;
+            }
+        }
+        """,
+        """
+        using System;
+        using System.Threading;
+        using CoarseTimers;
+
+        class Aggregator
+        {
+            // Nothing outside Aggregator can name Batch, so every use of FlushTimer is in this class.
+            private sealed class Batch
+            {
+                public CoarseTimer? FlushTimer { get; set; }
+                public int Count;
+            }
+
+            private Batch? _current;
+
+            void Add()
+            {
+                var batch = _current ??= new Batch();
+                batch.Count++;
+                batch.FlushTimer = new CoarseTimer(_ => { }, null, 100, Timeout.Infinite);
+            }
+
+            void Flush()
+            {
+                _current?.FlushTimer?.Dispose();
+                _current = null;
+            }
+        }
+        """);
+
+    [Theory]
+    [InlineData("internal sealed class Batch { public Timer? FlushTimer { get; set; } }")]
+    [InlineData("private sealed class Batch : IHolder { public Timer? FlushTimer { get; set; } }")]
+    [InlineData("private class Batch { public virtual Timer? FlushTimer { get; set; } }")]
+    public Task A_property_code_elsewhere_may_reach_or_that_implements_a_contract_is_not_retyped(string batch) => Verify.VerifyNotOfferedAsync(
+        $$"""
+        using System.Threading;
+
+        interface IHolder
+        {
+            Timer? FlushTimer { get; set; }
+        }
+
+        class Aggregator
+        {
+            {{batch}}
+
+            void Add(Batch batch) => batch.FlushTimer = {|CT0003:new Timer(_ => { }, null, 100, Timeout.Infinite)|};
+        }
+        """);
+
+    [Fact]
     public Task Private_auto_property_with_target_typed_new_changes_type() => Verify.VerifyAsync(
         """
         using System.Threading;

@@ -303,26 +303,58 @@ public partial class TimeoutCancellationTokenSourceTests
         """);
 
     /// <summary>
-    /// The runtime's netstandard2.0 build, which net6.0 and net7.0 targets get, has no <c>TryReset</c> of its own: the
-    /// call would bind to the BCL's and leave the coarse timeout armed. A multi-targeted project's other targets are not
-    /// visible to the fix, so a source that is reset keeps the BCL type whatever the runtime build at hand declares.
+    /// Where every target's runtime declares its own <c>TryReset</c> (the net8.0 build, which these tests reference), a
+    /// source that is reset becomes a coarse source, and <c>TryReset</c> binds to the coarse one, which disarms its timeout.
     /// </summary>
     [Fact]
-    public Task A_source_reset_with_try_reset_is_not_rewritten() => Verify.VerifyNotOfferedAsync(
+    public Task A_source_reset_with_try_reset_is_rewritten_where_the_runtime_has_its_own() => Verify.VerifyAsync(
         """
         using System.Threading;
 
         class C
         {
-            bool M(CancellationToken token)
+            private CancellationTokenSource _cts = new();
+
+            bool M()
             {
-                using var cts = CancellationTokenSource.CreateLinkedTokenSource(token);
-                {|CT0002:cts.CancelAfter(100)|};
-                return cts.TryReset();
+                if (!_cts.TryReset())
+                {
+                    _cts.Dispose();
+                    _cts = new CancellationTokenSource();
+                }
+
+                {|CT0002:_cts.CancelAfter(100)|};
+                return !_cts.IsCancellationRequested;
+            }
+        }
+        """,
+        """
+        using System.Threading;
+        using CoarseTimers;
+
+        class C
+        {
+            private CoarseCancellationTokenSource _cts = new CoarseCancellationTokenSource();
+
+            bool M()
+            {
+                if (!_cts.TryReset())
+                {
+                    _cts.Dispose();
+                    _cts = new CoarseCancellationTokenSource();
+                }
+
+                _cts.CancelAfter(100);
+                return !_cts.IsCancellationRequested;
             }
         }
         """);
 
+    /// <summary>
+    /// The runtime's netstandard2.0 build, which net6.0 and net7.0 targets get, has no <c>TryReset</c> of its own: the
+    /// call would bind to the BCL's and leave the coarse timeout armed, so a source that is reset keeps the BCL type
+    /// there (and wherever any target of the file gets that build: <c>LinkedFileTests</c>).
+    /// </summary>
     [Fact]
     public async Task A_source_reset_with_try_reset_is_not_rewritten_where_the_runtime_lacks_its_own_try_reset()
     {
