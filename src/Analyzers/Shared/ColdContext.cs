@@ -139,6 +139,11 @@ internal static class ColdContext
             return "failure path (it throws next)";
         }
 
+        if (AfterCaughtFailure(operation))
+        {
+            return "failure path (reached only after a caught exception)";
+        }
+
         var inLoop = false;
         for (var parent = operation.Parent; parent is not null; parent = parent.Parent)
         {
@@ -546,6 +551,84 @@ internal static class ColdContext
     }
 
     /// <summary>
+    /// <paramref name="operation"/> is reached only through a catch block: a <c>try</c> before it in its block (or in
+    /// one around it) has a catch that falls through while its body never does (it returns, throws, breaks or
+    /// continues on every path): <c>try { return await Send(m); } catch (ConnectionLostException) { }
+    /// await Task.Delay(retryDelay);</c>, the wait before a retry. A failure path, as the catch block itself is. Not
+    /// across a lambda or a local function, and not in a member with a <c>goto</c> (a label after the <c>try</c> could be
+    /// reached another way).
+    /// </summary>
+    private static bool AfterCaughtFailure(IOperation operation)
+    {
+        for (IOperation? child = operation, parent = operation.Parent; parent is not null; child = parent, parent = parent.Parent)
+        {
+            switch (parent)
+            {
+                case IAnonymousFunctionOperation or ILocalFunctionOperation:
+                    return false;
+                case IBlockOperation block:
+                    var index = block.Operations.IndexOf(child);
+                    for (var i = 0; i < index; i++)
+                    {
+                        if (block.Operations[i] is ITryOperation { Catches.Length: > 0 } attempt &&
+                            OnlyCatchesFallThrough(attempt) &&
+                            !HasGoTo(operation))
+                        {
+                            return true;
+                        }
+                    }
+
+                    break;
+            }
+        }
+
+        return false;
+
+        static bool OnlyCatchesFallThrough(ITryOperation attempt)
+        {
+            if (attempt.Body.Syntax is not BlockSyntax body || attempt.SemanticModel is not { } model)
+            {
+                return false;
+            }
+
+            var flow = model.AnalyzeControlFlow(body);
+            if (flow is not { Succeeded: true, EndPointIsReachable: false })
+            {
+                return false;
+            }
+
+            foreach (var handler in attempt.Catches)
+            {
+                if (handler.Handler.Syntax is BlockSyntax catchBody && model.AnalyzeControlFlow(catchBody) is { Succeeded: true, EndPointIsReachable: true })
+                {
+                    return true;
+                }
+            }
+
+            return false;
+        }
+
+        static bool HasGoTo(IOperation site)
+        {
+            var root = site;
+            while (root.Parent is not null)
+            {
+                root = root.Parent;
+            }
+
+            foreach (var node in root.Descendants())
+            {
+                if (node is IBranchOperation { BranchKind: BranchKind.GoTo })
+                {
+                    return true;
+                }
+            }
+
+            return false;
+        }
+    }
+
+    /// <summary>
     /// The code after <paramref name="operation"/> always throws before it can leave its block in the normal way: the
     /// block that holds the site (or one around it, reached by falling through) ends in a <c>throw</c>, with no
     /// <c>return</c>, <c>break</c>, <c>continue</c> or <c>goto</c> on the way from the site (one in another branch, an
@@ -755,7 +838,8 @@ internal static class ColdContext
     /// What a member's name says about how often it runs, wherever the words stand: it handles a configuration change
     /// (<c>ConfigUpdatedAsync</c>, <c>OnConfigurationChanged</c>, <c>ListenForConfigChanges</c>: reloads are rare), it
     /// sweeps expired items (<c>DeleteExpiredPayloadsAsync</c>, <c>RemoveExpiredEntries</c>: housekeeping on a period),
-    /// it probes (<c>ProbeDestinationAsync</c>: health probes run on a monitor's period), it signs a person in
+    /// it probes or reads health (<c>ProbeDestinationAsync</c>, <c>GetHealthAsync</c>: health probes run on a monitor's
+    /// period), it signs a person in
     /// interactively (<see cref="InteractiveSignIn"/>), or it handles a failure (<see cref="s_failureWords"/>). Null when none. Not applied
     /// inside a loop of the member: what a sweep or a reload does per item is still per item.
     /// </summary>
@@ -777,8 +861,9 @@ internal static class ColdContext
                 return "housekeeping sweep";
             }
 
-            if (word is "Probe" or "Probing")
+            if (word is "Probe" or "Probing" or "Health" or "Healthy")
             {
+                // Health reads too (`GetHealthAsync`, `WaitUntilHealthy`): a monitor or a start-up wait asks, on its own period.
                 return "periodic probe";
             }
 

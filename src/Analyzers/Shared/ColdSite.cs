@@ -4,6 +4,7 @@ using System.Collections.Immutable;
 using System.Linq;
 using CoarseTimers.Analyzers.Internals;
 using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Microsoft.CodeAnalysis.Operations;
 
@@ -34,10 +35,12 @@ internal static class ColdSite
     /// <summary>
     /// Words that, anywhere in a name that also says Duration, make it the length of a wait or a timeout rather than of
     /// a run: <c>timeoutDuration</c>, <c>delayDuration</c>, <c>armedFailureDelayDuration</c>; or a limit on a run, which
-    /// the run usually ends first (<c>MaxAutoRenewDuration</c>: a cut-off, a timeout by another name).
+    /// the run usually ends first (<c>MaxAutoRenewDuration</c>: a cut-off, a timeout by another name); or how long a lease
+    /// or a lock lasts (<c>LeaseDuration</c>, <c>LockDuration</c>: it expires only if its holder neither renews nor
+    /// releases it, so a timer on it is a timeout per message or per acquire, usually cancelled).
     /// </summary>
     private static readonly ImmutableHashSet<string> s_waitWords = ImmutableHashSet.Create(
-        StringComparer.OrdinalIgnoreCase, "Timeout", "Delay", "Interval", "Period", "Wait", "Backoff", "Max", "Maximum", "Limit");
+        StringComparer.OrdinalIgnoreCase, "Timeout", "Delay", "Interval", "Period", "Wait", "Backoff", "Max", "Maximum", "Limit", "Lease", "Lock");
 
     /// <summary>
     /// What the names the timer's time arguments read (directly or through a local's initializer) say, in one pass: the
@@ -59,7 +62,7 @@ internal static class ColdSite
                     return $"lifecycle: the timeout is {name}";
                 }
 
-                if (NamesRunLength(words))
+                if (NamesRunLength(words) && !ReadAsAFraction(value, name))
                 {
                     return $"run length: the time is {name}";
                 }
@@ -261,6 +264,46 @@ internal static class ColdSite
         }
     }
 
+    /// <summary>
+    /// Every read of <paramref name="name"/> in <paramref name="argument"/> (or in the initializer of a local it reads) is
+    /// divided (<c>duration / 2</c>, <c>period</c> with <c>var period = duration / 2;</c>): the timer is due at a fraction of
+    /// that length, before the run it measures ends (a renewal at half a lease), so the name says nothing of a run the
+    /// timer ends.
+    /// </summary>
+    private static bool ReadAsAFraction(IOperation argument, string name)
+    {
+        var seen = false;
+        foreach (var read in IdentifiersRead(argument))
+        {
+            if (read.Identifier.ValueText != name)
+            {
+                continue;
+            }
+
+            seen = true;
+            if (!IsDivided(read))
+            {
+                return false;
+            }
+        }
+
+        return seen;
+
+        // Through conversions and calls too (`TimeSpan.FromSeconds(durationSeconds) / 2`), up to the statement.
+        static bool IsDivided(SyntaxNode read)
+        {
+            for (var node = read; node.Parent is ExpressionSyntax or ArgumentSyntax or ArgumentListSyntax; node = node.Parent)
+            {
+                if (node.Parent is BinaryExpressionSyntax divide && divide.IsKind(SyntaxKind.DivideExpression) && divide.Left == node)
+                {
+                    return true;
+                }
+            }
+
+            return false;
+        }
+    }
+
     private static bool NamesRunLength(List<string> words)
     {
         var duration = false;
@@ -319,11 +362,14 @@ internal static class ColdSite
     // The identifiers of an argument, and of the initializers of the locals it reads (one level: `var timeout =
     // parameters.ConnectionTimeout * 1000;`): the declarations of the locals the argument binds to, so a local of the
     // same name elsewhere in the member is not read, and one declared by an earlier top-level statement is.
-    private static IEnumerable<string> NamesRead(IOperation argument)
+    private static IEnumerable<string> NamesRead(IOperation argument) => IdentifiersRead(argument).Select(static read => read.Identifier.ValueText);
+
+    // The names the argument reads, directly or through the initializer of a local it reads.
+    private static IEnumerable<IdentifierNameSyntax> IdentifiersRead(IOperation argument)
     {
         foreach (var identifier in argument.Syntax.DescendantNodesAndSelf().OfType<IdentifierNameSyntax>())
         {
-            yield return identifier.Identifier.ValueText;
+            yield return identifier;
         }
 
         foreach (var reference in argument.DescendantsAndSelf().OfType<ILocalReferenceOperation>())
@@ -334,7 +380,7 @@ internal static class ColdSite
                 {
                     foreach (var read in initializer.Value.DescendantNodesAndSelf().OfType<IdentifierNameSyntax>())
                     {
-                        yield return read.Identifier.ValueText;
+                        yield return read;
                     }
                 }
             }

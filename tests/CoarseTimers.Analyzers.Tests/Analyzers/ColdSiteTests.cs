@@ -130,6 +130,8 @@ public partial class TimeoutCancellationTokenSourceTests
                 readonly TimeSpan? _ruleDuration = TimeSpan.FromMinutes(5);
                 readonly TimeSpan _delayDuration = TimeSpan.FromSeconds(1);
                 readonly TimeSpan _maxAutoRenewDuration = TimeSpan.FromMinutes(5);
+                readonly TimeSpan _leaseDuration = TimeSpan.FromSeconds(30);
+                readonly TimeSpan _lockDuration = TimeSpan.FromSeconds(30);
 
                 void Run(CancellationTokenSource cts, Payload payload, int durationInSeconds)
                 {
@@ -144,12 +146,25 @@ public partial class TimeoutCancellationTokenSourceTests
 
                     // A limit on a run: the run usually ends first, a cut-off per operation.
                     using var c = {|#2:new CancellationTokenSource(_maxAutoRenewDuration)|};
+
+                    // How long a lease or a lock lasts: it expires only if nobody renews or releases it.
+                    using var d = {|#3:new CancellationTokenSource(_leaseDuration)|};
+                    using var e = {|#4:new CancellationTokenSource(_lockDuration)|};
+
+                    // A fraction of a run's length is due before the run ends (a check at half-time).
+                    var half = payload.Duration / 2;
+                    using var f = {|#5:new CancellationTokenSource(half)|};
+                    using var g = {|#6:new CancellationTokenSource(TimeSpan.FromSeconds(durationInSeconds) / 2)|};
                 }
             }
             """,
             Expected("CancelAfter", "reused source re-armed per call", 0),
             Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 1),
-            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 2));
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 2),
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 3),
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 4),
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 5),
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 6));
 
     [Fact]
     public Task Lifecycle_member_names_of_an_operation_object_are_per_operation() =>

@@ -5,7 +5,7 @@ using Verify = CoarseTimers.Analyzers.Tests.Infrastructure.AnalyzerVerifier<Coar
 namespace CoarseTimers.Analyzers.Tests.Rules;
 
 /// <summary>
-/// Cold evidence from names: a member that handles a configuration change, sweeps expired items, probes or signs a person
+/// Cold evidence from names: a member that handles a configuration change, sweeps expired items, probes, reads health or signs a person
 /// in interactively; a callback
 /// registered with a shutdown or exit hook.
 /// </summary>
@@ -25,6 +25,8 @@ public partial class TimeoutCancellationTokenSourceTests
                 void ListenForConfigChanges() { using var cts = new CancellationTokenSource(2500); }
                 Task<int> DeleteExpiredPayloadsAsync() { using var cts = new CancellationTokenSource(2500); return Task.FromResult(0); }
                 Task ProbeDestinationAsync() { using var cts = new CancellationTokenSource(2500); return Task.CompletedTask; }
+                Task<string> GetHealthAsync() { using var cts = new CancellationTokenSource(2500); return Task.FromResult(""); }
+                Task WaitUntilHealthyAsync() { using var cts = new CancellationTokenSource(2500); return Task.CompletedTask; }
                 Task ReloadServiceEndpointsAsync() { using var cts = new CancellationTokenSource(2500); return Task.CompletedTask; }
                 void OnCertificateReloading() { using var cts = new CancellationTokenSource(2500); }
                 Task OnInitializedAsync() { using var cts = new CancellationTokenSource(1000); return Task.CompletedTask; }
@@ -47,6 +49,7 @@ public partial class TimeoutCancellationTokenSourceTests
                 void PayInstallment() { using var cts = {|#3:new CancellationTokenSource(2500)|}; }
                 void Preload() { using var cts = {|#5:new CancellationTokenSource(2500)|}; }
                 void Revoke(string token) { using var cts = {|#7:new CancellationTokenSource(2500)|}; }
+                void Healthcare() { using var cts = {|#8:new CancellationTokenSource(2500)|}; }
 
                 // Per item of a sweep is still per item.
                 void DeleteExpiredPayloads(int[] items) { foreach (var item in items) { using var cts = {|#4:new CancellationTokenSource(2500)|}; } }
@@ -59,7 +62,8 @@ public partial class TimeoutCancellationTokenSourceTests
             Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 4),
             Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 5),
             Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 6),
-            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 7));
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 7),
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 8));
 
     [Fact]
     public Task Interactive_and_device_code_sign_ins_wait_on_a_person() =>

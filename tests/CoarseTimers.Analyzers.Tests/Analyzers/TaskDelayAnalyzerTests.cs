@@ -480,6 +480,22 @@ public partial class TaskDelayTests
             ? Verify.VerifyAsync(Wrap("for (var i = 0; i < 10; i++) { " + body + " }"), Expected("short polling delay in a loop"))
             : Verify.VerifyAsync(Wrap("for (var i = 0; i < 10; i++) { " + body + " }"));
 
+    // Reached only through a catch that falls through, after a try whose body always leaves: the wait before a retry.
+    [Theory]
+    [InlineData("try { await Work(); return; } catch (InvalidOperationException) { } await Task.WhenAny(Work(), Task.Delay(100));", false)]
+    [InlineData("for (var i = 0; i < 3; i++) { try { await Work(); return; } catch (InvalidOperationException) { } await Task.WhenAny(Work(), Task.Delay(100)); }", false)]
+    [InlineData("try { if (_stopRequested) { return; } else { throw new InvalidOperationException(); } } catch (InvalidOperationException) { } if (_stopRequested) { await Task.WhenAny(Work(), Task.Delay(100)); }", false)]
+    [InlineData("for (var i = 0; i < 3; i++) { try { await Work(); break; } catch (InvalidOperationException) { } await Task.WhenAny(Work(), Task.Delay(100)); }", false)]
+    [InlineData("try { await Work(); } catch (InvalidOperationException) { } await Task.WhenAny(Work(), {|#0:Task.Delay(100)|});", true)]
+    [InlineData("try { if (_stopRequested) { return; } await Work(); } catch (InvalidOperationException) { } await Task.WhenAny(Work(), {|#0:Task.Delay(100)|});", true)]
+    [InlineData("try { await Work(); return; } finally { _stopRequested = true; }", false)]
+    [InlineData("Func<Task> attempt = async () => { try { await Work(); return; } catch (InvalidOperationException) { } }; await Task.WhenAny(attempt(), {|#0:Task.Delay(100)|});", true)]
+    [InlineData("await Task.WhenAny(Work(), {|#0:Task.Delay(100)|}); try { await Work(); return; } catch (InvalidOperationException) { }", true)]
+    public Task A_race_reached_only_after_a_caught_exception_is_a_failure_path(string body, bool flagged) =>
+        flagged
+            ? Verify.VerifyAsync(Wrap(body), Expected("per-operation timeout"))
+            : Verify.VerifyAsync(Wrap(body));
+
     [Fact]
     public Task A_short_sleep_in_a_member_called_in_a_loop_of_every_caller_polls() =>
         Verify.VerifyAsync("""

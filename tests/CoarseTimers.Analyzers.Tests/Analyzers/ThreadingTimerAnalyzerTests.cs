@@ -305,6 +305,44 @@ public partial class ThreadingTimerTests
             new DiagnosticResult(DiagnosticIds.ThreadingTimer, DiagnosticSeverity.Warning).WithLocation(1).WithArguments("held by an object created per call of Execute"));
 
     [Fact]
+    public Task A_renewal_timer_of_a_lease_held_per_message_is_per_operation() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Threading;
+            using System.Threading.Tasks;
+
+            public sealed class WorkerOptions { public TimeSpan LeaseDuration { get; set; } = TimeSpan.FromSeconds(30); }
+
+            // Renews one message's lease at half its duration while the message is handled; disposed when it is settled.
+            internal sealed class LeaseRenewer : IAsyncDisposable
+            {
+                private readonly Timer _timer;
+
+                public LeaseRenewer(string lease, TimeSpan duration)
+                {
+                    var period = duration / 2;
+                    _timer = {|#0:new Timer(OnTick, null, period, period)|};
+                }
+
+                private void OnTick(object? state) { }
+
+                public async ValueTask DisposeAsync() => await _timer.DisposeAsync();
+            }
+
+            public sealed class MessageProcessor
+            {
+                private readonly WorkerOptions _options = new();
+
+                public async Task ProcessAsync(string lease)
+                {
+                    await using var renewer = new LeaseRenewer(lease, _options.LeaseDuration);
+                    await Task.Yield();
+                }
+            }
+            """,
+            Expected("held by an object created per call of ProcessAsync"));
+
+    [Fact]
     public Task A_timer_of_an_object_kept_by_its_creator_or_created_in_lifecycle_code_paces() =>
         Verify.VerifyAsync("""
             using System;

@@ -25,6 +25,15 @@ public partial class TimeoutCancellationTokenSourceTests
     public Task CancelAfter_on_a_local_is_a_per_operation_timeout(string body) =>
         Verify.VerifyAsync(TaskDelayTests.Wrap(body), Expected("CancelAfter", "per-operation timeout"));
 
+    // A fallback that runs only after the first attempt failed: a failure path, as its catch block is.
+    [Theory]
+    [InlineData("try { await Work(); return; } catch (TimeoutException) { } using var cts = new CancellationTokenSource(5000); await Task.Delay(1, cts.Token);", false)]
+    [InlineData("try { await Work(); } catch (TimeoutException) { } using var cts = {|#0:new CancellationTokenSource(5000)|}; await Task.Delay(1, cts.Token);", true)]
+    public Task A_timeout_reached_only_after_a_caught_exception_is_a_failure_path(string body, bool flagged) =>
+        flagged
+            ? Verify.VerifyAsync(TaskDelayTests.Wrap(body), Expected("new CancellationTokenSource(timeout)", "per-operation timeout"))
+            : Verify.VerifyAsync(TaskDelayTests.Wrap(body));
+
     [Theory]
     [InlineData("using var cts = new CancellationTokenSource();")]
     [InlineData("using var cts = new CancellationTokenSource(TimeSpan.FromSeconds(5), TimeProvider.System);")]
