@@ -44,7 +44,7 @@ public sealed class SpinUntilAnalyzer : CoarseTimersAnalyzer
         var settings = rule.Settings(invocation.Syntax.SyntaxTree);
         // Test code and cold contexts (start-up, dispose, shutdown, catch blocks), and members only they call, wait
         // rarely: only (e) speaks there, and only when declared hot or scope = all.
-        var rare = symbols.IsColdProject(settings) || ColdContext.SiteReason(invocation, context.ContainingSymbol, symbols.IsTestProject) is not null ||
+        var rare = symbols.IsColdProject(settings) || ColdContext.SiteReason(invocation, context.ContainingSymbol, symbols, context.CancellationToken) is not null ||
                    HotPathModel.CalledOnlyFromColdCode(invocation, context.ContainingSymbol, symbols, settings.PollingThresholdMilliseconds, context.CancellationToken);
         var signal = rare
             ? HotPathSignal(invocation, context.ContainingSymbol, symbols, settings, context.CancellationToken)

@@ -2,6 +2,7 @@ using System;
 using System.Collections.Generic;
 using System.Collections.Immutable;
 using System.Linq;
+using System.Threading;
 using CoarseTimers.Analyzers.Internals;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp;
@@ -211,8 +212,8 @@ internal static class ColdContext
     /// (<see cref="ColdSite.TimeNameReason"/>). Not for the call sites <see cref="ColdCallers"/> weighs: a call
     /// that passes a connect timeout along says less about how often it runs than the timer that consumes it.
     /// </summary>
-    public static string? SiteReason(IOperation operation, ISymbol containingSymbol, bool inTestProject) =>
-        Reason(operation, containingSymbol, inTestProject) ?? ColdSite.TimeNameReason(operation, containingSymbol);
+    public static string? SiteReason(IOperation operation, ISymbol containingSymbol, KnownSymbols symbols, CancellationToken cancellationToken) =>
+        Reason(operation, containingSymbol, symbols.IsTestProject) ?? ColdSite.TimeNameReason(operation, containingSymbol, symbols.Callers, cancellationToken);
 
     private static string? SetUpTypeReason(string name) => HasWord(name, s_setUpTypeWords) ? $"set-up: {name}" : null;
 

@@ -2,6 +2,7 @@ using System;
 using System.Collections.Generic;
 using System.Collections.Immutable;
 using System.Linq;
+using System.Threading;
 using CoarseTimers.Analyzers.Internals;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp;
@@ -49,8 +50,10 @@ internal static class ColdSite
     /// <c>durationInSeconds</c>; such a timer ends work that runs that long, a capture or a load run, and usually fires,
     /// once per long run, which is not the cost of a timeout created per operation and cancelled). Null when neither.
     /// Cancellation-token arguments are not read: a <c>shutdownToken</c> says when the work stops, not how often it starts.
+    /// A parameter's name (<c>duration</c>) yields to what its callers pass, when one of them names a timeout or a lease
+    /// (<see cref="CallersNameAWait"/>).
     /// </summary>
-    internal static string? TimeNameReason(IOperation operation, ISymbol containingSymbol)
+    internal static string? TimeNameReason(IOperation operation, ISymbol containingSymbol, ColdCallers callers, CancellationToken cancellationToken)
     {
         foreach (var value in TimeArguments(operation))
         {
@@ -62,7 +65,7 @@ internal static class ColdSite
                     return $"lifecycle: the timeout is {name}";
                 }
 
-                if (NamesRunLength(words) && !ReadAsAFraction(value, name))
+                if (NamesRunLength(words) && !ReadAsAFraction(value, name) && !CallersNameAWait(value, name, callers, cancellationToken))
                 {
                     return $"run length: the time is {name}";
                 }
@@ -302,6 +305,48 @@ internal static class ColdSite
 
             return false;
         }
+    }
+
+    /// <summary>
+    /// <paramref name="name"/>, read in <paramref name="argument"/>, is a by-value parameter of an ordinary method or
+    /// constructor whose every call the compilation shows, and one of those calls passes a value whose names say a wait,
+    /// a timeout or a lease (<see cref="s_waitWords"/>): <c>ArmExpiry(inflight, DefaultLease)</c> for
+    /// <c>ArmExpiry(InFlight inflight, TimeSpan duration)</c>, a lease's expiry, not the length of a run.
+    /// </summary>
+    private static bool CallersNameAWait(IOperation argument, string name, ColdCallers callers, CancellationToken cancellationToken)
+    {
+        if (argument.SemanticModel is not { } model)
+        {
+            return false;
+        }
+
+        foreach (var read in IdentifiersRead(argument))
+        {
+            if (read.Identifier.ValueText != name ||
+                model.GetSymbolInfo(read, cancellationToken).Symbol is not IParameterSymbol { RefKind: RefKind.None, ContainingSymbol: IMethodSymbol { MethodKind: MethodKind.Ordinary or MethodKind.Constructor } method } parameter)
+            {
+                continue;
+            }
+
+            var calls = callers.Calls(method, cancellationToken);
+            if (calls.IsDefault)
+            {
+                return false;
+            }
+
+            foreach (var call in calls)
+            {
+                foreach (var passed in call.CallArguments())
+                {
+                    if (passed.Parameter?.Ordinal == parameter.Ordinal && NamesRead(passed.Value).Any(static n => ColdContext.Words(n).Any(s_waitWords.Contains)))
+                    {
+                        return true;
+                    }
+                }
+            }
+        }
+
+        return false;
     }
 
     private static bool NamesRunLength(List<string> words)

@@ -100,7 +100,7 @@ internal static class HotPathModel
         }
 
         if (settings.Scope == HotPathScope.Declared || symbols.IsColdProject(settings) ||
-            ColdContext.SiteReason(operation, containingSymbol, symbols.IsTestProject) is not null)
+            ColdContext.SiteReason(operation, containingSymbol, symbols, cancellationToken) is not null)
         {
             return null;
         }

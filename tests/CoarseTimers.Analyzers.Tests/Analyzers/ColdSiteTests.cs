@@ -155,7 +155,16 @@ public partial class TimeoutCancellationTokenSourceTests
                     var half = payload.Duration / 2;
                     using var f = {|#5:new CancellationTokenSource(half)|};
                     using var g = {|#6:new CancellationTokenSource(TimeSpan.FromSeconds(durationInSeconds) / 2)|};
+
+                    ArmExpiry(DefaultLease);
+                    RunFor(payload.Duration);
                 }
+
+                static readonly TimeSpan DefaultLease = TimeSpan.FromSeconds(30);
+
+                // A parameter yields to what its callers pass: a lease's expiry, then a run's length.
+                void ArmExpiry(TimeSpan duration) { using var expiry = {|#7:new CancellationTokenSource(duration)|}; }
+                void RunFor(TimeSpan duration) { using var run = new CancellationTokenSource(duration); }
             }
             """,
             Expected("CancelAfter", "reused source re-armed per call", 0),
@@ -164,7 +173,8 @@ public partial class TimeoutCancellationTokenSourceTests
             Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 3),
             Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 4),
             Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 5),
-            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 6));
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 6),
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 7));
 
     [Fact]
     public Task Lifecycle_member_names_of_an_operation_object_are_per_operation() =>
