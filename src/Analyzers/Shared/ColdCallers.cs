@@ -372,7 +372,7 @@ internal sealed class ColdCallers
     {
         foreach (var node in operation.Root().Descendants())
         {
-            if (node is IObjectCreationOperation { Constructor: { } constructor } timer && constructor.ContainingType.Is(_symbols.Timer) &&
+            if (node is IObjectCreationOperation { Constructor: { } constructor } timer && IsTimer(constructor.ContainingType) &&
                 TimerLifetime.PeriodOf(TimerArgument(timer, 3), _symbols) == TimerPeriod.Repeats)
             {
                 return true;
@@ -381,6 +381,13 @@ internal sealed class ColdCallers
 
         return false;
     }
+
+    /// <summary>
+    /// <c>System.Threading.Timer</c>, or the runtime's <c>CoarseTimer</c>, which has the same constructors and <c>Change</c>:
+    /// a periodic timer the CT0003 fix rewrote still paces its callback, so fixing it must not make what the callback
+    /// does look hot (Fix All would otherwise raise a warning it did not start with).
+    /// </summary>
+    private bool IsTimer(INamedTypeSymbol? type) => type.Is(_symbols.Timer) || type.Is(_symbols.CoarseTimer);
 
     // The member a local function is declared in (through nested local functions); any other method itself.
     private static IMethodSymbol MemberOf(IMethodSymbol method)
@@ -630,7 +637,7 @@ internal sealed class ColdCallers
     {
         switch (callback?.ConsumerSkippingDelegateCreation())
         {
-            case IArgumentOperation { Parameter.Ordinal: 0, Parent: IObjectCreationOperation { Constructor: { } constructor } timer } when constructor.ContainingType.Is(_symbols.Timer):
+            case IArgumentOperation { Parameter.Ordinal: 0, Parent: IObjectCreationOperation { Constructor: { } constructor } timer } when IsTimer(constructor.ContainingType):
                 return timer;
             case IInvalidOperation unresolved when UnresolvedCall.Arguments(unresolved).Count == 4 && UnresolvedCall.Calls(unresolved, _symbols.Timer, methodName: null) &&
                 UnresolvedCall.Arguments(unresolved)[0].Expression == callback!.Syntax:
@@ -703,7 +710,7 @@ internal sealed class ColdCallers
         foreach (var node in lambda.Body.Descendants())
         {
             // A Change that disarms (an infinite due time) stops the timer instead.
-            if (node is IInvocationOperation { TargetMethod.Name: "Change", Arguments.Length: 2 } change && change.TargetMethod.ContainingType.Is(_symbols.Timer) &&
+            if (node is IInvocationOperation { TargetMethod.Name: "Change", Arguments.Length: 2 } change && IsTimer(change.TargetMethod.ContainingType) &&
                 !TimerLifetime.IsInfinite(change.Arguments.ArgumentFor(0), _symbols) && IsTimerItself(change.Instance, state, storage, lambda))
             {
                 return true;

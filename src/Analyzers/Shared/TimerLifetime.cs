@@ -471,7 +471,13 @@ internal static class TimerLifetime
         return start >= name.Length ? name : char.ToLowerInvariant(name[start]) + name.Substring(start + 1);
     }
 
-    /// <summary>The local that holds <paramref name="creation"/> is disposed by the code that created it (a <c>using</c> or a <c>Dispose()</c> call, outside lambdas).</summary>
+    /// <summary>
+    /// The local that holds <paramref name="creation"/> is disposed by the code that created it (a <c>using</c> or a
+    /// <c>Dispose()</c> call, outside lambdas). Not a <c>Dispose()</c> in a catch block alone: that disposes it only when
+    /// something failed, and on the normal path the creator keeps it or hands it on (<c>var sub = new Sub(this); try {
+    /// await SubscribeAsync(ct); return sub; } catch { await sub.DisposeAsync(); throw; }</c>: a subscription that outlives
+    /// the call).
+    /// </summary>
     internal static bool IsDisposedByCreator(IOperation creation, ILocalSymbol local)
     {
         var root = creation.Root();
@@ -481,8 +487,21 @@ internal static class TimerLifetime
             {
                 case IUsingDeclarationOperation or IUsingOperation when Declares(node, local):
                     return true;
-                case IInvocationOperation { TargetMethod.Name: "Dispose" or "DisposeAsync" } dispose when RefersTo(dispose.Instance, local) && !InsideFunction(dispose, root):
+                case IInvocationOperation { TargetMethod.Name: "Dispose" or "DisposeAsync" } dispose when RefersTo(dispose.Instance, local) && !InsideFunction(dispose, root) && !InsideCatch(dispose, root):
                     return true;
+            }
+        }
+
+        return false;
+    }
+
+    private static bool InsideCatch(IOperation operation, IOperation root)
+    {
+        for (var parent = operation.Parent; parent is not null && !ReferenceEquals(parent, root); parent = parent.Parent)
+        {
+            if (parent is ICatchClauseOperation)
+            {
+                return true;
             }
         }
 

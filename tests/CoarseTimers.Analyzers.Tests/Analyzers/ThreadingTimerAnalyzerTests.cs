@@ -387,6 +387,14 @@ public partial class ThreadingTimerTests
                 public void Dispose() => _timer.Dispose();
             }
 
+            // Returned to its caller; disposed only when subscribing fails.
+            sealed class Subscription : IDisposable
+            {
+                private readonly Timer _heartbeat;
+                public Subscription(TimeSpan every) => _heartbeat = new Timer(_ => { }, null, every, every);
+                public void Dispose() => _heartbeat.Dispose();
+            }
+
             sealed class Host
             {
                 private readonly Flusher _flusher;
@@ -397,6 +405,21 @@ public partial class ThreadingTimerTests
                 void Configure() { _agent = BuildAgent(TimeSpan.FromSeconds(5)); var limit = new RateLimit(TimeSpan.FromSeconds(1)); _pipe.Add(limit); }
                 void StartAsync() { using var warmup = new Warmup(TimeSpan.FromSeconds(1)); }
                 void Handle() { using var ticker = new Ticker(); }
+
+                Subscription Subscribe(Action send)
+                {
+                    var subscription = new Subscription(TimeSpan.FromSeconds(30));
+                    try
+                    {
+                        send();
+                        return subscription;
+                    }
+                    catch
+                    {
+                        subscription.Dispose();
+                        throw;
+                    }
+                }
             }
             """);
 
