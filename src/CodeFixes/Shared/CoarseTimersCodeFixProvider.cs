@@ -66,9 +66,10 @@ public abstract class CoarseTimersCodeFixProvider : CodeFixProvider
 
     /// <summary>
     /// The edits that fix the site reported at <paramref name="node"/> (the node the diagnostic spans, or the innermost
-    /// one around it), or null when it cannot be fixed without changing behaviour or breaking the build. A file linked into other projects (<c>&lt;Compile Include="../Shared/X.cs" Link="X.cs" /&gt;</c>, a shared project)
-    /// or compiled by each target of a multi-targeted project is one text for all of them: <paramref name="targets"/>
-    /// holds their compilations, each of which references the runtime, and an edit that needs more of it asks them all.
+    /// one around it), or null when it cannot be fixed without changing behaviour or breaking the build. A file linked
+    /// into other projects (<c>&lt;Compile Include="../Shared/X.cs" Link="X.cs" /&gt;</c>, a shared project) or compiled
+    /// by each target of a multi-targeted project is one text for all of them: <paramref name="targets"/> holds their
+    /// compilations, each of which references the runtime, and an edit that needs more of it asks them all.
     /// </summary>
     private protected abstract IReadOnlyList<DocumentEdit>? TryGetEdits(SyntaxNode node, SemanticModel model, KnownSymbols symbols, FixTargets targets, CancellationToken cancellationToken);
 

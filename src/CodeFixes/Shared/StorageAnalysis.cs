@@ -15,8 +15,7 @@ namespace CoarseTimers.CodeFixes.Shared;
 /// How the local, field or property that holds a created object (<see cref="Storage.Of"/> finds it) is used, and
 /// whether changing its type is safe: every reference to the local, private field or private property (or a field or
 /// property of a private nested type) must be visible in this document and use it only in ways the runtime type also
-/// supports. Anything else (passed on, returned,
-/// compared by type, assigned elsewhere) means no fix.
+/// supports. Anything else (passed on, returned, compared by type, assigned elsewhere) means no fix.
 /// </summary>
 internal sealed class StorageAnalysis
 {
@@ -223,11 +222,6 @@ internal sealed class StorageAnalysis
     private static bool IsNull(ExpressionSyntax expression) => expression.IsKind(SyntaxKind.NullLiteralExpression);
 
     /// <summary>
-    /// The type's one declaration, in this document, and not <c>partial</c> (nor inside a partial type): another part may
-    /// sit in a file only another target compiles, or wholly in an inactive <c>#if</c> branch of another file, and use the
-    /// storage there.
-    /// </summary>
-    /// <summary>
     /// The declaration every reference to <paramref name="member"/> must sit in: its type's, for a private member; for
     /// any other member of a private nested type (<c>private sealed class Batch { public Timer FlushTimer { get; set; } }</c>),
     /// the declaration of the type that nests it, since nothing outside can name the nested type. Null when code the
@@ -268,6 +262,11 @@ internal sealed class StorageAnalysis
         return false;
     }
 
+    /// <summary>
+    /// The type's one declaration, in this document, and not <c>partial</c> (nor inside a partial type): another part may
+    /// sit in a file only another target compiles, or wholly in an inactive <c>#if</c> branch of another file, and use the
+    /// storage there.
+    /// </summary>
     private static SyntaxNode? TypeScope(INamedTypeSymbol type, SemanticModel model, CancellationToken cancellationToken)
     {
         var references = type.DeclaringSyntaxReferences;
