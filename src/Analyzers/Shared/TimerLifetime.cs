@@ -36,8 +36,8 @@ internal static class TimerLifetime
         var value = SelectedBy(creation);
         switch (Storage.Of(value))
         {
-            case ILocalSymbol:
-                return LocalTimeout;
+            case ILocalSymbol local:
+                return ReturnsLocal(value, local) ? FactoryTimeout : LocalTimeout;
             case IFieldSymbol { IsStatic: false }:
             case IPropertySymbol { IsStatic: false }:
                 return InstanceTimeout;
@@ -131,7 +131,7 @@ internal static class TimerLifetime
     /// </summary>
     public static string? OfCancelAfterOn(IOperation? instance) => instance.ThroughConditionalAccess() switch
     {
-        ILocalReferenceOperation => LocalTimeout,
+        ILocalReferenceOperation armed => ReturnsLocal(armed, armed.Local) ? FactoryTimeout : LocalTimeout,
         IFieldReferenceOperation { Field.IsStatic: false } or IPropertyReferenceOperation { Property.IsStatic: false } or
             IParameterReferenceOperation or IInstanceReferenceOperation => RearmedSource,
         null => RearmedSource,
@@ -396,6 +396,26 @@ internal static class TimerLifetime
     /// The value leaves its method by <c>return</c> (or an expression body), directly or wrapped in a new object (also
     /// one whose type the compilation cannot resolve: an invalid creation still returns what it wraps).
     /// </summary>
+    /// <summary>
+    /// The member that holds <paramref name="site"/> returns <paramref name="local"/> itself (<c>var cts =
+    /// CreateLinkedTokenSource(ct); cts.CancelAfter(t); return cts;</c>): a timeout factory, so the message says so (its
+    /// callers may cancel, re-arm or hand on what it returns, which is why the code fix leaves it to be rewritten by hand).
+    /// </summary>
+    private static bool ReturnsLocal(IOperation site, ILocalSymbol local)
+    {
+        var root = site.Root();
+        foreach (var node in root.Descendants())
+        {
+            if (node is IReturnOperation { ReturnedValue: { } returned } && returned.WithoutConversions() is ILocalReferenceOperation reference &&
+                SymbolEqualityComparer.Default.Equals(reference.Local, local) && !InsideFunction(node, root))
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
     internal static bool IsReturned(IOperation value) => IsReturned(value, throughWrappers: true);
 
     /// <summary>
