@@ -199,6 +199,39 @@ public partial class TimeoutCancellationTokenSourceTests
             Expected("new CancellationTokenSource(timeout)", "timeout created by a factory method, per call", 0),
             Expected("new CancellationTokenSource(timeout)", "timeout created by a factory method, per call", 1));
 
+    // A by-value parameter holds a source created per call as a local would; a ref parameter is the caller's variable.
+    [Fact]
+    public Task A_source_stored_in_a_by_value_parameter_is_per_call() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Threading;
+
+            sealed class Client
+            {
+                private readonly TimeSpan _timeout = TimeSpan.FromSeconds(5);
+
+                public void Send(string message, CancellationTokenSource? source = null)
+                {
+                    source ??= {|#0:new CancellationTokenSource(_timeout)|};
+                    Console.WriteLine(message + source.Token.IsCancellationRequested);
+                }
+
+                public static CancellationToken Environment(TimeSpan? timeout = null, CancellationTokenSource? source = null)
+                {
+                    if (source is null)
+                    {
+                        source = timeout is null ? new CancellationTokenSource() : {|#1:new CancellationTokenSource(timeout.Value)|};
+                    }
+
+                    return source.Token;
+                }
+
+                public static void Reset(ref CancellationTokenSource source) => source = new CancellationTokenSource(5000);
+            }
+            """,
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 0),
+            Expected("new CancellationTokenSource(timeout)", "per-operation timeout", 1));
+
     // Returned through a local, the message says factory too (the code fix leaves such a site to be rewritten by hand).
     [Fact]
     public Task A_factory_that_returns_its_local_source_says_so() =>
