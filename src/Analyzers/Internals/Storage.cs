@@ -14,14 +14,7 @@ internal static class Storage
     /// </summary>
     public static ISymbol? Of(IOperation value)
     {
-        var child = value;
-        var parent = value.Parent;
-        while (parent is IConversionOperation)
-        {
-            child = parent;
-            parent = parent.Parent;
-        }
-
+        var (child, parent) = Consumer(value);
         return parent switch
         {
             IVariableInitializerOperation { Parent: IVariableDeclaratorOperation declarator } => declarator.Symbol,
@@ -31,6 +24,35 @@ internal static class Storage
             ICoalesceAssignmentOperation assignment when ReferenceEquals(assignment.Value, child) => Variable(assignment.Target),
             _ => null,
         };
+    }
+
+    /// <summary>
+    /// The by-value parameter that <paramref name="value"/> is assigned to (<c>source ??= new ...</c>,
+    /// <c>source = new ...</c>), or null: such a parameter holds the value as a local would, since the caller's variable is
+    /// not written.
+    /// </summary>
+    public static IParameterSymbol? ByValueParameterOf(IOperation value)
+    {
+        var (child, parent) = Consumer(value);
+        return parent is ISimpleAssignmentOperation or ICoalesceAssignmentOperation &&
+               parent is IAssignmentOperation { Target: IParameterReferenceOperation { Parameter: { RefKind: RefKind.None } parameter } } assignment &&
+               ReferenceEquals(assignment.Value, child)
+            ? parameter
+            : null;
+    }
+
+    // What consumes the value, through implicit conversions: the outermost conversion (or the value) and its parent.
+    private static (IOperation Child, IOperation? Parent) Consumer(IOperation value)
+    {
+        var child = value;
+        var parent = value.Parent;
+        while (parent is IConversionOperation)
+        {
+            child = parent;
+            parent = parent.Parent;
+        }
+
+        return (child, parent);
     }
 
     // The local, field or property an assignment writes; null for anything else (an element, a deconstruction).

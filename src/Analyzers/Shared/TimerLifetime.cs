@@ -43,31 +43,12 @@ internal static class TimerLifetime
                 return InstanceTimeout;
             case null when IsReturned(value) || TokenReturned(value):
                 return FactoryTimeout;
-            case null when TokenPassedToCall(value) || TokenKeptInLocal(value) || AssignedToParameter(value):
+            case null when TokenPassedToCall(value) || TokenKeptInLocal(value) || Storage.ByValueParameterOf(value) is not null:
+                // A by-value parameter the method assigns (`source ??= new CancellationTokenSource(t)`) holds it as a local would.
                 return LocalTimeout;
             default:
                 return null;
         }
-    }
-
-    /// <summary>
-    /// <paramref name="value"/> is stored in a by-value parameter of its method (<c>source ??= new
-    /// CancellationTokenSource(_timeout)</c> for an optional <c>CancellationTokenSource? source = null</c>, or <c>source =
-    /// timeout is null ? new CancellationTokenSource() : new CancellationTokenSource(timeout.Value)</c>): the caller's
-    /// variable is not written, so the parameter holds the source as a local would, one per call.
-    /// </summary>
-    private static bool AssignedToParameter(IOperation value)
-    {
-        var child = value;
-        var parent = value.Parent;
-        while (parent is IConversionOperation)
-        {
-            child = parent;
-            parent = parent.Parent;
-        }
-
-        return parent is IAssignmentOperation { Target: IParameterReferenceOperation { Parameter.RefKind: RefKind.None } } assignment &&
-               parent is ISimpleAssignmentOperation or ICoalesceAssignmentOperation && ReferenceEquals(assignment.Value, child);
     }
 
     /// <summary>
